@@ -9,7 +9,7 @@ import type { LoopSlicer } from '../turns.ts';
 import type { WriteSummary } from './backend.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { canonicalJson, deriveEdgeId, deriveNodeId } from './ids.ts';
-import { chunkedDocuments, noteGrown } from './provenance-chunks.ts';
+import { CHUNKED_FROM, chunkedDocuments, noteGrown } from './provenance-chunks.ts';
 import { ProvenanceJson } from './provenance-json.ts';
 import { hasNoKeys, NO_PROPERTIES, NO_PROVENANCE } from './shared-parts.ts';
 import { WriteChecker, validateName, type EdgeInput, type GraphWrite, type NodeInput } from './validate.ts';
@@ -54,7 +54,19 @@ interface Merging {
   edges: Map<string, Touched<EdgeRecord>>;
   /** The texts of the provenance lists merged from known ones, for the commit to write. */
   provenanceJson: ProvenanceJson;
+  lists: CommitLists;
 }
+
+/**
+ * The long provenance lists a commit's merge made, each with the list it was copied from (one the graph
+ * held before the commit, or a new record's empty one). No reader sees one before the commit is
+ * durable: the index holds the lists it held until the commit applies (graph-records.ts), a
+ * replica gets the records once applied, and a commit that fails drops them. So a later write of
+ * the same commit appends to one in place rather than copying it again: a record every document
+ * names (a long batch's most-named actor) is copied once a commit, not once a document of it
+ * (docs/batch.md). Once the commit is over, nothing appends to them: the next commit copies.
+ */
+export type CommitLists = Map<readonly Provenance[], readonly Provenance[]>;
 
 /**
  * Several writes merged onto `index` one after the other (validated as they go: an invalid
@@ -70,7 +82,7 @@ export async function mergeWrites(
   slicer: LoopSlicer,
   createsGraph: boolean,
 ): Promise<{ summaries: WriteSummary[]; replay: WriteChanges[]; changedNodes: NodeRecord[]; changedEdges: EdgeRecord[]; provenanceJson: ProvenanceJson }> {
-  const merging: Merging = { index, now, slicer, checker: new WriteChecker(), nodes: new Map(), edges: new Map(), provenanceJson: new ProvenanceJson() };
+  const merging: Merging = { index, now, slicer, checker: new WriteChecker(), nodes: new Map(), edges: new Map(), provenanceJson: new ProvenanceJson(), lists: new Map() };
   const summaries: WriteSummary[] = [];
   const replay: WriteChanges[] = [];
   for (let write = 0; write < writes.length; write++) {
@@ -98,9 +110,9 @@ export async function mergeWrites(
  * Merges write number `write`'s nodes, each as soon as it is checked (merging a node cannot
  * fail, and an invalid one later still rejects the whole write); returns those it touched.
  */
-async function mergeNodes({ index, now, slicer, checker, nodes, provenanceJson }: Merging, inputs: readonly NodeInput[], write: number): Promise<Touched<NodeRecord>[]> {
+async function mergeNodes({ index, now, slicer, checker, nodes, provenanceJson, lists }: Merging, inputs: readonly NodeInput[], write: number): Promise<Touched<NodeRecord>[]> {
   const touched: Touched<NodeRecord>[] = [];
-  const mergeOnto = (previous: NodeRecord | undefined, input: NodeInput, id: string) => mergeNode(previous, input, id, now, provenanceJson);
+  const mergeOnto = (previous: NodeRecord | undefined, input: NodeInput, id: string) => mergeNode(previous, input, id, now, provenanceJson, lists);
   for (let i = 0; i < inputs.length; i++) {
     if (slicer.dueStep()) await slicer.turn();
     const input = inputs[i];
@@ -138,9 +150,9 @@ async function checkEdges({ index, slicer, checker, nodes }: Merging, inputs: re
 }
 
 /** Merges write number `write`'s checked edges, placing a new one at the `ends` checkEdges found; returns those it touched. */
-async function mergeEdges({ index, now, slicer, edges, provenanceJson }: Merging, inputs: readonly EdgeInput[], ends: Int32Array, write: number): Promise<Touched<EdgeRecord>[]> {
+async function mergeEdges({ index, now, slicer, edges, provenanceJson, lists }: Merging, inputs: readonly EdgeInput[], ends: Int32Array, write: number): Promise<Touched<EdgeRecord>[]> {
   const touchedEdges: Touched<EdgeRecord>[] = [];
-  const mergeEdgeOnto = (previous: EdgeRecord | undefined, input: EdgeInput, id: string) => mergeEdge(previous, input, id, now, provenanceJson);
+  const mergeEdgeOnto = (previous: EdgeRecord | undefined, input: EdgeInput, id: string) => mergeEdge(previous, input, id, now, provenanceJson, lists);
   for (let i = 0; i < inputs.length; i++) {
     if (slicer.dueStep()) await slicer.turn();
     const input = inputs[i];
@@ -161,6 +173,8 @@ interface Touched<R> {
   stored: R | undefined;
   record: R;
   before: R | undefined;
+  /** How long `before`'s provenance list was then: a later write of the commit may have appended to it in place (CommitLists). */
+  beforeLength: number;
   /** The last write that touched it, and whether some write changed it. */
   write: number;
   changed: boolean;
@@ -185,7 +199,7 @@ async function changesOf<R extends NodeRecord | EdgeRecord>(touched: readonly To
     if (slicer.dueStep()) await slicer.turn();
     const entry = touched[i];
     const previous = entry.before;
-    if (previous && sameRecord(previous, entry.record)) continue;
+    if (previous && sameRecord(previous, entry.record, entry.beforeLength)) continue;
     entry.changed = true;
     if (previous) changes.updated.push(entry.record);
     else changes.created.push(entry);
@@ -205,8 +219,8 @@ function changedSinceStored<R extends NodeRecord | EdgeRecord>(merged: ReadonlyM
  * longer provenance list is a change, found without serialising the whole record (a
  * much-mentioned actor carries hundreds of provenance records).
  */
-function sameRecord(before: NodeRecord | EdgeRecord, after: NodeRecord | EdgeRecord): boolean {
-  if (before.provenance.length !== after.provenance.length || before.confidence !== after.confidence) return false;
+function sameRecord(before: NodeRecord | EdgeRecord, after: NodeRecord | EdgeRecord, beforeLength = before.provenance.length): boolean {
+  if (beforeLength !== after.provenance.length || before.confidence !== after.confidence) return false;
   return canonicalJson(before) === canonicalJson(after);
 }
 
@@ -222,23 +236,28 @@ function provenanceSketch(record: Provenance): string {
  * node holds, and a new document's records (whose document no stored record names) are appended
  * without serialising any. The result is `existing` with entries appended, and noted so
  * (provenance-chunks.ts): a commit writes only those. A result that is `existing` with every incoming record
- * appended is noted in `known`, the commit's texts of lists (provenance-json.ts).
+ * appended is noted in `known`, the commit's texts of lists (provenance-json.ts). With `lists`, the lists
+ * a commit made so far: one of them is appended to in place, and a copy joins them.
  */
-export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined, known?: ProvenanceJson): Provenance[] {
+export function unionProvenance(existing: readonly Provenance[], incoming: readonly Provenance[] | undefined, known?: ProvenanceJson, lists?: CommitLists): Provenance[] {
   if (!incoming || incoming.length === 0) {
     if (existing.length === 0) return NO_PROVENANCE;
+    if (lists?.has(existing)) return existing as Provenance[];
     const copy = [...existing];
     noteGrown(copy, existing);
+    noteMade(lists, copy, existing);
     return copy;
   }
   // one entry of a document the list does not name (a record a new document mentions once, most often): nothing it may equal, no sketch made
-  if (incoming.length === 1 && !namesDocument(existing, incoming[0].document_id)) return appended(existing, incoming, known);
+  if (incoming.length === 1 && !namesDocument(existing, incoming[0].document_id)) return appended(existing, incoming, known, lists);
   const sketches = incoming.map(provenanceSketch);
   const wanted = new Set(sketches);
   const alike = heldAlike(existing, incoming, wanted);
   // no held record may equal an incoming one, and no two incoming ones may be equal: all appended (a new document's, most often)
-  if (alike.size === 0 && wanted.size === incoming.length) return appended(existing, incoming, known);
-  const result = [...existing];
+  if (alike.size === 0 && wanted.size === incoming.length) return appended(existing, incoming, known, lists);
+  const origin = lists?.get(existing);
+  const result = origin ? (existing as Provenance[]) : [...existing];
+  const from = existing.length;
   for (let i = 0; i < incoming.length; i++) {
     const record = incoming[i];
     const group = alike.get(sketches[i]);
@@ -253,16 +272,37 @@ export function unionProvenance(existing: readonly Provenance[], incoming: reado
     }
     result.push(record);
   }
-  noteGrown(result, existing);
+  if (origin) {
+    noteGrown(result, origin, from);
+    known?.noteAppendedInPlace(result, undefined);
+  } else {
+    noteGrown(result, existing);
+    noteMade(lists, result, existing);
+  }
   return result;
 }
 
-/** `existing` with every entry of `incoming` appended, noted so (unionProvenance). */
-function appended(existing: readonly Provenance[], incoming: readonly Provenance[], known: ProvenanceJson | undefined): Provenance[] {
+/** `existing` with every entry of `incoming` appended, noted so (unionProvenance): in place when the commit made `existing` (CommitLists). */
+function appended(existing: readonly Provenance[], incoming: readonly Provenance[], known: ProvenanceJson | undefined, lists: CommitLists | undefined): Provenance[] {
+  const origin = lists?.get(existing);
+  if (origin) {
+    const list = existing as Provenance[];
+    const from = list.length;
+    for (const record of incoming) list.push(record);
+    noteGrown(list, origin, from);
+    known?.noteAppendedInPlace(list, incoming);
+    return list;
+  }
   const result = existing.concat(incoming);
   noteGrown(result, existing);
   known?.noteAppended(result, existing, incoming);
+  noteMade(lists, result, existing);
   return result;
+}
+
+/** Notes that the commit made `list` from `base`, when it is long enough for copies to matter (a short one's copy costs what noting it would). */
+function noteMade(lists: CommitLists | undefined, list: readonly Provenance[], base: readonly Provenance[]): void {
+  if (list.length >= CHUNKED_FROM) lists?.set(list, base);
 }
 
 /** Whether an entry of `list` may name `document` (a long list's documents are known: provenance-chunks.ts). */
@@ -353,7 +393,7 @@ function knownWins(stored: PropertyValue | undefined, incoming: PropertyValue, k
  * leave them), onto the record before it: one merged earlier, else the stored one. `touched`
  * gets the records this write touches, in the order it first names them.
  */
-function mergeInput<I, R>(
+function mergeInput<I, R extends NodeRecord | EdgeRecord>(
   input: I,
   id: string,
   write: number,
@@ -365,13 +405,14 @@ function mergeInput<I, R>(
   let entry = merged.get(id);
   if (!entry) {
     const stored = storedOf(id);
-    entry = { stored, record: merge(stored, input, id), before: stored, write, changed: false, labels: undefined, from: UNPLACED, to: UNPLACED };
+    entry = { stored, record: merge(stored, input, id), before: stored, beforeLength: stored?.provenance.length ?? 0, write, changed: false, labels: undefined, from: UNPLACED, to: UNPLACED };
     merged.set(id, entry);
     touched.push(entry);
     return entry;
   }
   if (entry.write !== write) {
     entry.before = entry.record;
+    entry.beforeLength = entry.record.provenance.length;
     entry.write = write;
     touched.push(entry);
   }
@@ -379,14 +420,14 @@ function mergeInput<I, R>(
   return entry;
 }
 
-function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string, known: ProvenanceJson): NodeRecord {
+function mergeNode(existing: NodeRecord | undefined, input: NodeInput, id: string, now: string, known: ProvenanceJson, lists: CommitLists): NodeRecord {
   const labels = mergeLabels(existing?.labels, input.labels);
   return {
     id,
     labels,
     properties: mergeNodeProperties(existing, input, labels),
     confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
-    provenance: unionProvenance(existing?.provenance ?? [], input.provenance, known),
+    provenance: unionProvenance(existing?.provenance ?? [], input.provenance, known, lists),
     recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
   };
 }
@@ -409,7 +450,7 @@ function keepsLabels(stored: readonly string[], incoming: readonly string[]): bo
   return incoming.every((label) => stored.includes(label));
 }
 
-function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: string, now: string, known: ProvenanceJson): EdgeRecord {
+function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: string, now: string, known: ProvenanceJson, lists: CommitLists): EdgeRecord {
   if (existing && (existing.from !== input.from || existing.to !== input.to || existing.type !== input.type)) {
     throw new ConflictError('edge_id_conflict', `edge '${id}' exists already with other endpoints or type`, { edge_id: id });
   }
@@ -420,7 +461,7 @@ function mergeEdge(existing: EdgeRecord | undefined, input: EdgeInput, id: strin
     to: input.to,
     properties: hasNoKeys(existing?.properties) && hasNoKeys(input.properties) ? NO_PROPERTIES : { ...existing?.properties, ...input.properties },
     confidence: Math.max(existing?.confidence ?? 0, input.confidence ?? DEFAULT_CONFIDENCE),
-    provenance: unionProvenance(existing?.provenance ?? [], input.provenance, known),
+    provenance: unionProvenance(existing?.provenance ?? [], input.provenance, known, lists),
     recorded_at: existing?.recorded_at ?? input.recorded_at ?? now,
   };
 }

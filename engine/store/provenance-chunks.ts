@@ -54,13 +54,16 @@ export function noteDurableInChunks(list: List, documents?: Set<string | undefin
   durable.set(list, { length: list.length, documents });
 }
 
-/** Notes that `grown` is `base` with entries appended, or a copy of it, when it is long enough to be written in chunks. */
-export function noteGrown(grown: List, base: List): void {
+/**
+ * Notes that `grown` is `base` with entries appended, or a copy of it, when it is long enough to be written in chunks;
+ * `from`: where the entries not noted yet start (a list a commit made and appends to in place was noted up to there).
+ */
+export function noteGrown(grown: List, base: List, from = base.length): void {
   if (grown.length < CHUNKED_FROM) return;
   const stored = grownFrom.get(base) ?? base;
   grownFrom.set(grown, stored);
   const documents = documentsOfDurable(stored);
-  if (documents) for (let i = base.length; i < grown.length; i++) documents.add(grown[i].document_id);
+  if (documents) for (let i = from; i < grown.length; i++) documents.add(grown[i].document_id);
 }
 
 /** The document_id of every entry of `list` (and possibly more), when it is durable in chunks or grew from a list that is; undefined when not known. */

@@ -152,6 +152,18 @@ export class ProvenanceJson {
     if (json !== undefined) this.appended.set(result, { base, json });
   }
 
+  /**
+   * Notes that `list`, which the commit made, had `incoming` appended in place (merge.ts CommitLists); undefined:
+   * entries whose text is not known. Its text stays known only when it was and theirs is.
+   */
+  noteAppendedInPlace(list: List, incoming: List | undefined): void {
+    const grown = this.appended.get(list);
+    if (!grown) return;
+    const json = incoming && given(incoming);
+    if (json === undefined) this.appended.delete(list);
+    else grown.json = joinArrays(grown.json, json);
+  }
+
   /** Whether the text of `list` is one given, or made from one given (noteAppended). */
   madeFromTexts(list: List): boolean {
     return given(list) !== undefined || this.appended.has(list);

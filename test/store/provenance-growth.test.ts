@@ -8,6 +8,7 @@ import { dataKey, graphDataPrefix, prefixRange } from '../../engine/store/keys.t
 import { mergeNodeProperties, unionProvenance } from '../../engine/store/merge.ts';
 import { noteDurableInChunks } from '../../engine/store/provenance-chunks.ts';
 import { encodeNode } from '../../engine/store/record-codec.ts';
+import { validTime } from '../../engine/store/view.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 
 let dir: string;
@@ -145,6 +146,68 @@ describe('a record whose provenance grows commit by commit', () => {
     const { stored, expected, provenance } = await storedAndExpected();
     expect(stored).toBe(expected);
     expect(provenance.map((entry) => entry.document_id)).toStrictEqual(own.map((n) => `doc-${n}`));
+  });
+});
+
+describe("a commit's several writes growing one record's list", () => {
+  it('copies a list the commit did not make, then appends to its copy in place; the list it was copied from stays as it was', () => {
+    const stored = unionProvenance([], range(0, 10).map(mention));
+    const lists = new Map();
+    const first = unionProvenance(stored, [mention(10)], undefined, lists);
+    expect(first).not.toBe(stored);
+    const second = unionProvenance(first, [mention(11), mention(12)], undefined, lists);
+    // an entry it holds already, and a new one: the general merge, in place too
+    const third = unionProvenance(second, [mention(3), mention(13)], undefined, lists);
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+    expect(third.map((entry) => entry.document_id)).toStrictEqual(range(0, 14).map((n) => `doc-${n}`));
+    expect(stored.map((entry) => entry.document_id)).toStrictEqual(range(0, 10).map((n) => `doc-${n}`));
+    // another commit's lists: copied again
+    expect(unionProvenance(third, [mention(14)], undefined, new Map())).not.toBe(third);
+  });
+
+  it('reads the same through the graph, a reopened store and validTime, each write of the commit counting it updated', async () => {
+    await store.writeGraph('t', 'g', naming(...range(0, 10)));
+    for (let n = 10; n < 40; n += 5) {
+      const summaries = await store.writeGraphs('t', 'g', [naming(n), naming(n + 1, n + 2), naming(n + 1), naming(n + 3), { nodes: [], edges: [] }, naming(n + 4, 2)]);
+      // the third brings only what the second brought, the fifth names nothing: neither changes it
+      expect(summaries.map((summary) => summary.nodes_updated)).toStrictEqual([1, 1, 0, 1, 0, 1]);
+    }
+    const expected = range(0, 40).map((n) => `doc-${n}`);
+    const node = (await store.loadGraph('t', 'g')).node('rsf')!;
+    expect(node.provenance.map((entry) => entry.document_id)).toStrictEqual(expected);
+    expect(validTime(node)).toBe('2024-03-03');
+    const { stored, expected: whole, provenance } = await storedAndExpected();
+    expect(stored).toBe(whole);
+    expect(provenance.map((entry) => entry.document_id)).toStrictEqual(expected);
+  });
+
+  it('leaves the graph its stored list while the commit is not durable, and when a later write of it is refused', async () => {
+    await store.writeGraph('t', 'g', naming(...range(0, 10)));
+    const graph = await store.loadGraph('t', 'g');
+    const held = graph.node('rsf')!.provenance;
+    const documentsHeld = () => graph.node('rsf')!.provenance.map((entry) => entry.document_id);
+    const refused = store.writeGraphs('t', 'g', [naming(10), naming(11), { nodes: [{ id: 'x', labels: ['Actor'], properties: {}, confidence: 2 }], edges: [] }]);
+    await expect(refused).rejects.toThrow();
+    expect(documentsHeld()).toStrictEqual(range(0, 10).map((n) => `doc-${n}`));
+    expect(held.map((entry) => entry.document_id)).toStrictEqual(range(0, 10).map((n) => `doc-${n}`));
+
+    // read at every turn of the loop while a commit of three writes goes on: the stored list never grows, and the
+    // graph holds it until the commit is applied, then the list with all three writes' entries, never some of them
+    const writing = store.writeGraphs('t', 'g', [naming(10), naming(11), naming(12)]);
+    const heldLengths = new Set<number>();
+    const graphLengths = new Set<number>();
+    let done = false;
+    void writing.then(() => (done = true));
+    while (!done) {
+      heldLengths.add(held.length);
+      graphLengths.add(graph.node('rsf')!.provenance.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(heldLengths).toStrictEqual(new Set([10]));
+    expect(graphLengths.has(10)).toBe(true);
+    expect([...graphLengths].every((length) => length === 10 || length === 13)).toBe(true);
+    expect(documentsHeld()).toStrictEqual(range(0, 13).map((n) => `doc-${n}`));
   });
 });
 
