@@ -1,7 +1,8 @@
 /**
  * A worker building the replica of one generation of a graph while it waits for the next (a correction, or the graph
  * deleted and made again): a write of the newer generation heard on the shared channel before that generation's
- * snapshot begins on the worker's own channel (the shared one is read first) is applied after that snapshot.
+ * snapshot begins on the worker's own channel (the shared one is read first) is applied after that snapshot, whether it
+ * came during the older generation's build or before that build began.
  */
 import { BroadcastChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,6 +36,33 @@ describe('a worker building an older generation of the graph it asked for', () =
     const request = 1;
     main.postMessage({ type: 'memory', request, collect: false });
     expect(await until(() => heard.some((message) => message.type === 'memory-of'), 5_000)).toBe(true); // (all of the above heard)
+    own.postMessage({ type: 'snapshot-begin', key, generation: 'g2', id: 2, version: 0, total: 1 });
+    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g2', id: 2, nodes: [actor('a')], edges: [] });
+    own.postMessage({ type: 'snapshot-end', key, generation: 'g2', id: 2 });
+    expect(await until(() => replicas.held(key) !== undefined, 5_000)).toBe(true);
+    expect(replicas.held(key)!.at).toEqual({ key, generation: 'g2', version: 1 });
+    expect([...(await asked).nodes.keys()]).toEqual(['a', 'b']);
+    expect(needs()).toHaveLength(1);
+  });
+
+  it("keeps a write of the newer generation heard before the older generation's begin, through that begin", async () => {
+    const name = `replicas-generations-test-${Math.random()}`;
+    const main = new BroadcastChannel(name);
+    const heard: { type: string; to?: string }[] = [];
+    main.onmessage = (event) => heard.push((event as { data: { type: string } }).data);
+    const replicas = new ReplicaSet(name, 4);
+    closing.push(main, replicas);
+    const needs = () => heard.filter(({ type }) => type === 'need');
+    const asked = replicas.graph({ key, generation: 'g2', version: 1 });
+    expect(await until(() => needs().length === 1, 5_000)).toBe(true);
+    const own = new BroadcastChannel(needs()[0].to!);
+    closing.push(own);
+    main.postMessage({ type: 'delta', key, generation: 'g2', version: 1, nodes: [actor('b')], edges: [] });
+    main.postMessage({ type: 'memory', request: 1, collect: false });
+    expect(await until(() => heard.some((message) => message.type === 'memory-of'), 5_000)).toBe(true); // (the delta heard)
+    // the older generation's snapshot on the own channel (asked for before the correction), replaced by the newer one's
+    own.postMessage({ type: 'snapshot-begin', key, generation: 'g1', id: 1, version: 4, total: 1 });
+    own.postMessage({ type: 'snapshot-chunk', key, generation: 'g1', id: 1, nodes: [actor('old')], edges: [] });
     own.postMessage({ type: 'snapshot-begin', key, generation: 'g2', id: 2, version: 0, total: 1 });
     own.postMessage({ type: 'snapshot-chunk', key, generation: 'g2', id: 2, nodes: [actor('a')], edges: [] });
     own.postMessage({ type: 'snapshot-end', key, generation: 'g2', id: 2 });
