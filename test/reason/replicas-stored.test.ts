@@ -3,7 +3,8 @@
  * the file holds the graph as it is (a graph untouched since the store opened): the same replica as the chunks make, a
  * write heard during the read applied after it, a graph corrected (a retraction in force, the file holding the records
  * before it) never read from the file, a graph above the preload bound read from it by each asking worker on its own
- * channel, and a file that cannot be read (absent, corrupt, or named for another graph) asked for again as records.
+ * channel, and a file that cannot be read (absent, corrupt, or named for another graph) asked for again as records, until
+ * the records make a replica.
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -150,14 +151,17 @@ describe("a worker's replica from the store's snapshot file", () => {
 
   describe('as the worker reads it', () => {
     const key = 't\u0000g';
-    /** A worker's replica set, the main thread's channel, the messages the worker posted there, and a snapshot file of t/g (generation g1, revision 3) of `ids`. */
-    const worker = async (ids: string[]) => {
+    /**
+     * A worker's replica set (`maxGraphs` replicas at most), the main thread's channel, the messages the worker posted
+     * there, and a snapshot file of t/g (generation g1, revision 3) of `ids`.
+     */
+    const worker = async (ids: string[], maxGraphs = 4) => {
       temp = await openTempStore('parley-replicas-stored-file-');
       const name = `replicas-stored-test-${Math.random()}`;
       const main = new BroadcastChannel(name);
       const heard: Heard[] = [];
       main.onmessage = (event) => heard.push((event as { data: Heard }).data);
-      const replicas = new ReplicaSet(name, 4);
+      const replicas = new ReplicaSet(name, maxGraphs);
       closing.push(main, replicas);
       const file = snapshotFile(temp.dir, 't', 'g');
       await writeSnapshot(file, 'g1', 3, GraphIndex.fromRecords(ids.map(actor), []));
@@ -215,6 +219,35 @@ describe("a worker's replica from the store's snapshot file", () => {
         main.postMessage({ type: 'drop', key });
         expect(await until(() => replicas.held(key) === undefined, 5_000)).toBe(true);
       }
+    }, 30_000);
+
+    it('names the file again in its next need once the records asked for in its place made a replica', async () => {
+      const { main, replicas, needs } = await worker(['a', 'b'], 1);
+      const records = (of: string, id: number, ids: string[]) => {
+        main.postMessage({ type: 'snapshot-begin', key: of, generation: 'g1', id, version: 0, total: ids.length });
+        main.postMessage({ type: 'snapshot-chunk', key: of, generation: 'g1', id, nodes: ids.map(actor), edges: [] });
+        main.postMessage({ type: 'snapshot-end', key: of, generation: 'g1', id });
+      };
+      const first = replicas.graph({ key, generation: 'g1', version: 0 });
+      expect(await until(() => needs().length === 1, 5_000)).toBe(true);
+      main.postMessage(begin(snapshotFile(path.join(temp!.dir, 'absent'), 't', 'g'), 1));
+      main.postMessage({ type: 'snapshot-end', key, generation: 'g1', id: 1 });
+      expect(await until(() => needs().length === 2, 5_000)).toBe(true);
+      expect(needs()[1].records).toBe(true);
+      records(key, 2, ['a', 'b']);
+      await first;
+      // another graph's replica takes the only place: t/g's is let go, and asked for again
+      const other = 't\u0000h';
+      const second = replicas.graph({ key: other, generation: 'g1', version: 0 });
+      expect(await until(() => needs().length === 3, 5_000)).toBe(true);
+      records(other, 3, ['c']);
+      await second;
+      expect(replicas.held(key)).toBeUndefined();
+      const again = replicas.graph({ key, generation: 'g1', version: 0 });
+      expect(await until(() => needs().length === 4, 5_000)).toBe(true);
+      expect(needs()[3].records).toBeUndefined();
+      records(key, 4, ['a', 'b']);
+      await again;
     }, 30_000);
   });
 });
