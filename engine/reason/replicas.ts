@@ -35,7 +35,6 @@
  *                                                                        in force: no chunk follows, the end comes at once;
  *                                                                        the worker reads the file itself, and asks again
  *                                                                        with `records` when it cannot)
-
  *                                                                        (a graph above the preload bound goes on the asking
  *                                                                        worker's own channel, `to`, not on this one: only that
  *                                                                        worker reads its chunks, SNAPSHOT_WINDOW of them at most
@@ -690,8 +689,9 @@ export class ReplicaSource {
 
   /**
    * sendSnapshotOnce's messages, on `paced` (one worker's channel) or else to every worker; with `stored`, the store's
-   * snapshot file of the graph as it is, no chunk: the workers read it themselves (at 1M facts some 0.6-0.8 s of a worker's
-   * CPU against 1.1-1.4 s for the chunks, and none of this thread's, where the chunks' structured clone took 420-480 ms).
+   * snapshot file of the graph as it is, no chunk: the workers read it themselves (at 1M facts, bench/cold-image.ts `sent`:
+   * 0.43-0.50 s of the worker thread's CPU against 0.68-0.73 s for the chunks, and 0-10 ms of this thread's against the
+   * chunks' 590-610 ms; docs/operations.md).
    */
   private async sendChunks(graph: GraphIndex, at: GraphVersion, id: number, warm: boolean, paced: PacedChannel | undefined, stored: StoredSnapshot | undefined): Promise<boolean> {
     const { key, generation } = at;
@@ -733,7 +733,6 @@ export class ReplicaSource {
     const stored = revision === undefined ? undefined : this.store.currentSnapshot(tenant, graphId);
     return stored?.revision === revision ? stored : undefined;
   }
-
 
   close(): void {
     this.closed = true;
@@ -858,9 +857,7 @@ interface Building {
   image?: ImageOnDisk;
   /** Its snapshot named the store's snapshot file (StoredSnapshot): being read, its end heard while being read, read, or not readable (its end not yet heard). */
   stored?: 'reading' | 'ended' | 'read' | 'unread';
-
 }
-
 
 /** Resolves when a message calls one of `waiters` (each removes itself), or after `timeoutMs`. */
 function waitForMessage(waiters: Set<() => void>, timeoutMs: number): Promise<void> {
@@ -893,14 +890,19 @@ export class ReplicaSet {
    * when it calls a rule, leaves that to the hand-over, if any: grown for a view never handed over, it would stay counted).
    */
   private readonly wanted = new Map<string, boolean>();
-  /** Graphs whose store snapshot file this worker could not read (absent, stale, corrupt): it asks for their records instead. */
+  /**
+   * Graphs whose store snapshot file this worker could not read (absent, stale, corrupt): it asks for their records instead,
+   * until a replica of the graph is made (a later need, once that one is let go, names the file again: a failed read, say
+   * out of file descriptors, is not held against the graph for good), or the graph is dropped or gone.
+   */
   private readonly recordsFor = new Set<string>();
   /** Graphs a preload or a hold named while this worker had no replica of them: what their snapshot is reported as once made. */
   private readonly askedAhead = new Map<string, 'preload' | 'hold'>();
   /**
    * Per graph asked for (wanted) whose snapshot has not begun, or whose build is of another generation, the deltas heard
    * meanwhile (EARLY_KEPT at most): a snapshot on this worker's own channel may begin after a delta newer than it that came
-   * on the shared one (which is read first). Forgotten when the snapshot begins, or the want ends without one.
+   * on the shared one (which is read first). A begin takes its generation's; another generation's stay for that one's
+   * begin, until a task holds what it asked for with no build under way, or the graph is dropped or gone.
    */
   private readonly early = new Map<string, Extract<ReplicaMessage, { type: 'delta' }>[]>();
   /**
@@ -970,10 +972,11 @@ export class ReplicaSet {
       if (replica && replica.generation === at.generation && replica.version >= at.version) {
         replica.lastUsed = Date.now();
         this.behindSince.delete(at.key);
-        // (a snapshot asked for while behind, caught up by deltas since: not waited for, nor its deltas kept)
-        if (!this.building.has(at.key) && this.wanted.delete(at.key)) {
+        // (a snapshot asked for while behind, caught up by deltas since, or another generation's deltas kept past the
+        // build that made this replica: not waited for, nor those deltas kept)
+        if (!this.building.has(at.key)) {
           this.early.delete(at.key);
-          this.announceReplicas();
+          if (this.wanted.delete(at.key)) this.announceReplicas();
         }
         return replica.graph;
       }
@@ -1111,8 +1114,13 @@ export class ReplicaSet {
         // the deltas heard before this begin, and those the build it replaces held (a warm one, an earlier try): the shared
         // channel is read before this worker's own, so a write may be heard before a begin posted ahead of it
         const replaced = this.building.get(message.key)?.pending ?? [];
-        const pending = [...(this.early.get(message.key) ?? []), ...replaced].filter((delta) => delta.generation === generation && delta.version > version);
-        this.early.delete(message.key);
+        const early = this.early.get(message.key) ?? [];
+        const pending = [...early, ...replaced].filter((delta) => delta.generation === generation && delta.version > version);
+        // another generation's, kept for its own begin: the shared channel may bring a newer generation's write before
+        // this worker's own channel brings an older generation's begin (a build it will replace)
+        const others = early.filter((delta) => delta.generation !== generation);
+        if (others.length > 0) this.early.set(message.key, others);
+        else this.early.delete(message.key);
         const begun = Date.now();
         const building: Building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', asked, ...(message.image ? { image: message.image } : {}) };
         this.building.set(message.key, building);
@@ -1179,6 +1187,7 @@ export class ReplicaSet {
         this.wanted.delete(message.key);
         this.early.delete(message.key);
         this.askedAhead.delete(message.key);
+        this.recordsFor.delete(message.key);
         this.gone.set(message.key, message.generation);
         if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value!);
         break;
@@ -1240,6 +1249,7 @@ export class ReplicaSet {
   private built(key: string, building: Building): void {
     this.gone.delete(key);
     this.wanted.delete(key);
+    this.recordsFor.delete(key);
     this.building.delete(key);
     let version = building.version;
     for (const delta of building.pending.sort((a, b) => a.version - b.version)) {
@@ -1262,7 +1272,9 @@ export class ReplicaSet {
   private async readStored(key: string, building: Building, stored: StoredSnapshot): Promise<void> {
     building.stored = 'reading';
     const { tenant, graphId } = splitGraphKey(key);
-    const read = isSnapshotFileOf(stored.file, tenant, graphId) ? await readSnapshot(stored.file, building.generation, stored.revision) : undefined;
+    // (a read goes on as chunks do: a long one is not given up and asked for again, graph()'s wait on lastChunkAt)
+    const progress = () => void (building.lastChunkAt = Date.now());
+    const read = isSnapshotFileOf(stored.file, tenant, graphId) ? await readSnapshot(stored.file, building.generation, stored.revision, progress) : undefined;
     if (this.building.get(key) !== building) return; // (dropped, replaced or given up meanwhile)
     const ended = (building.stored as Building['stored']) === 'ended'; // (set by the end heard meanwhile)
     if (!read) {

@@ -243,7 +243,6 @@ export class GraphCache {
     return { file: snapshotFile(this.snapshotDir, tenant, graphId), revision: loaded.revision };
   }
 
-
   /**
    * Brings a loaded graph to the revision the backend holds (another process wrote it, or
    * deleted it); a graph not loaded is read whole when first used.

@@ -60,7 +60,6 @@ export function isSnapshotFileOf(file: string, tenant: string, graphId: string):
   return path.basename(file) === path.basename(snapshotFile('', tenant, graphId));
 }
 
-
 export async function writeSnapshot(file: string, generation: string, revision: number, graph: GraphIndex): Promise<void> {
   const body = encodeGraph(graph.nodes.values(), graph.edges.values(), graph.nodeCount, graph.edgeCount);
   const header: SnapshotHeader = { format: FORMAT, generation, revision, bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') };
@@ -68,14 +67,19 @@ export async function writeSnapshot(file: string, generation: string, revision: 
   await replaceFile(file, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), body]), { durable: true });
 }
 
-/** The graph the snapshot holds, when it is whole and of this generation and revision; else undefined. */
-export async function readSnapshot(file: string, generation: string, revision: number): Promise<GraphIndex | undefined> {
+/**
+ * The graph the snapshot holds, when it is whole and of this generation and revision; else undefined. `onProgress` is
+ * called once the file is read and before each pause of its decode: a reader that gives up a read with no news for a
+ * while (a worker's replica, ReplicaSet) hears that a long one still goes on.
+ */
+export async function readSnapshot(file: string, generation: string, revision: number, onProgress: () => void = () => {}): Promise<GraphIndex | undefined> {
   let content: Buffer;
   try {
     content = await readFile(file);
   } catch {
     return undefined;
   }
+  onProgress();
   const newline = content.indexOf(10);
   if (newline < 0) return undefined;
   try {
@@ -83,7 +87,7 @@ export async function readSnapshot(file: string, generation: string, revision: n
     const body = content.subarray(newline + 1);
     if (header.format !== FORMAT || header.generation !== generation || header.revision !== revision || header.bytes !== body.length) return undefined;
     if (createHash('sha256').update(body).digest('hex') !== header.sha256) return undefined;
-    const { nodes, edges, ends } = await decodeGraphSliced(body);
+    const { nodes, edges, ends } = await decodeGraphSliced(body, onProgress);
     return GraphIndex.fromDistinctRecords(nodes, edges, ends);
   } catch {
     return undefined;
@@ -300,13 +304,15 @@ export function decodeGraph(body: Buffer): Decoded {
  * decodeGraph a slice at a time (turns.ts): a restart loads graphs in the background
  * (engine/reason/warm.ts), and a 100k-fact graph's decode held the event loop for 0.2-0.6 s.
  */
-async function decodeGraphSliced(body: Buffer): Promise<Decoded> {
+async function decodeGraphSliced(body: Buffer, beforePause: () => void): Promise<Decoded> {
   const slicer = new LoopSlicer();
   const steps = decodeSteps(body);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (slicer.due()) await slicer.turn();
+    if (!slicer.due()) continue;
+    beforePause();
+    await slicer.turn();
   }
 }
 

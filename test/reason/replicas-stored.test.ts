@@ -1,8 +1,10 @@
 /**
  * A worker's replica read from the store's snapshot file (engine/store/snapshot.ts) in place of a snapshot's chunks, when
  * the file holds the graph as it is (a graph untouched since the store opened): the same replica as the chunks make, a
- * write heard during the read applied after it, and a file that cannot be read (absent, corrupt, or named for another
- * graph) asked for again as records.
+ * write heard during the read applied after it, a graph corrected (a retraction in force, the file holding the records
+ * before it) never read from the file, a graph above the preload bound read from it by each asking worker on its own
+ * channel, and a file that cannot be read (absent, corrupt, or named for another graph) asked for again as records, until
+ * the records make a replica.
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -39,22 +41,29 @@ describe("a worker's replica from the store's snapshot file", () => {
     temp = undefined;
   });
 
-  /** A store whose graph t/g (nodes, plain edges and edges with properties) was written, then closed and opened again: its snapshot file holds it. */
-  const reopenedStore = async () => {
+  /**
+   * A store whose graph t/g (nodes, plain edges and edges with properties) was written, then `beforeClose` done, then closed
+   * and opened again: its snapshot file holds it.
+   */
+  const reopenedStore = async (beforeClose: (store: ParleyStore) => Promise<unknown> = async () => {}) => {
     temp = await openTempStore('parley-replicas-stored-');
     const ids = Array.from({ length: 300 }, (_, i) => `n${i}`);
     const edges = ids.slice(1).map((id, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i], to: id, ...(i % 7 ? {} : { properties: { weight: i } }) }));
     await temp.store.writeGraph('t', 'g', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges });
+    await beforeClose(temp.store);
     const location = path.join(temp.dir, 'store');
     await temp.store.close();
     reopened = await ParleyStore.open(location);
     temp = { ...temp, close: () => rm(temp!.dir, { recursive: true, force: true }) };
     return { store: reopened, file: snapshotFile(path.join(location, 'snapshots'), 't', 'g') };
   };
-  /** A source on `store`, a listener on its channel (what it heard), and a worker's replica set made by `set()`. */
-  const sourceOn = (store: ParleyStore) => {
+  /**
+   * A source on `store` (graphs above `preloadMaxFacts` sent only on the asking worker's own channel), a listener on its
+   * channel (what it heard), and a worker's replica set made by `set()`.
+   */
+  const sourceOn = (store: ParleyStore, preloadMaxFacts?: number) => {
     const name = `replicas-stored-test-${Math.random()}`;
-    const source = new ReplicaSource(store, name);
+    const source = new ReplicaSource(store, name, undefined, preloadMaxFacts);
     const heard: Heard[] = [];
     const watch = new BroadcastChannel(name);
     watch.onmessage = (event) => heard.push((event as { data: Heard }).data);
@@ -108,16 +117,51 @@ describe("a worker's replica from the store's snapshot file", () => {
     expect(contentOf(replica)).toEqual(contentOf(main));
   }, 30_000);
 
+  it('never names the file of a graph with a correction in force: the file holds the records before it', async () => {
+    const retract = (store: ParleyStore, target: string) => store.correct('t', 'g', { op: 'retract', target, reason: 'not an actor' }, 'key');
+    // retracted before the close: the reopened graph is its file's records with the retraction over them
+    const { store } = await reopenedStore((before) => retract(before, 'n1'));
+    const { source, heard, set } = sourceOn(store);
+    const { graph: main, at } = await source.current('t', 'g');
+    expect(main.node('n1')).toBeUndefined();
+    expect(contentOf(await set().graph(at))).toEqual(contentOf(main));
+    // retracted after the reopen
+    await retract(store, 'n2');
+    const { graph: corrected, at: after } = await source.current('t', 'g');
+    expect(corrected.node('n2')).toBeUndefined();
+    expect(contentOf(await set().graph(after))).toEqual(contentOf(corrected));
+    const begins = heard.filter(({ type }) => type === 'snapshot-begin');
+    expect(begins.length).toBeGreaterThanOrEqual(2);
+    expect(begins.filter(({ stored }) => stored !== undefined)).toEqual([]);
+  }, 30_000);
+
+  it('a graph above the preload bound: each asking worker reads the file, named on its own channel alone', async () => {
+    const { store } = await reopenedStore();
+    const { source, heard, set } = sourceOn(store, 10);
+    const { graph: main, at } = await source.current('t', 'g');
+    const workers = [set(), set()];
+    const read = workers.map(() => 0);
+    workers.forEach((worker, i) => (worker.onSnapshotRead = () => void read[i]++));
+    const replicas = await Promise.all(workers.map((worker) => worker.graph(at)));
+    expect(read).toEqual([1, 1]);
+    for (const replica of replicas) expect(contentOf(replica)).toEqual(contentOf(main));
+    expect(heard.filter(({ type }) => type === 'snapshot-begin')).toEqual([]);
+    expect(heard.filter(({ type }) => type === 'need').map(({ records }) => records === true)).toEqual([false, false]);
+  }, 30_000);
+
   describe('as the worker reads it', () => {
     const key = 't\u0000g';
-    /** A worker's replica set, the main thread's channel, the messages the worker posted there, and a snapshot file of t/g (generation g1, revision 3) of `ids`. */
-    const worker = async (ids: string[]) => {
+    /**
+     * A worker's replica set (`maxGraphs` replicas at most), the main thread's channel, the messages the worker posted
+     * there, and a snapshot file of t/g (generation g1, revision 3) of `ids`.
+     */
+    const worker = async (ids: string[], maxGraphs = 4) => {
       temp = await openTempStore('parley-replicas-stored-file-');
       const name = `replicas-stored-test-${Math.random()}`;
       const main = new BroadcastChannel(name);
       const heard: Heard[] = [];
       main.onmessage = (event) => heard.push((event as { data: Heard }).data);
-      const replicas = new ReplicaSet(name, 4);
+      const replicas = new ReplicaSet(name, maxGraphs);
       closing.push(main, replicas);
       const file = snapshotFile(temp.dir, 't', 'g');
       await writeSnapshot(file, 'g1', 3, GraphIndex.fromRecords(ids.map(actor), []));
@@ -175,6 +219,35 @@ describe("a worker's replica from the store's snapshot file", () => {
         main.postMessage({ type: 'drop', key });
         expect(await until(() => replicas.held(key) === undefined, 5_000)).toBe(true);
       }
+    }, 30_000);
+
+    it('names the file again in its next need once the records asked for in its place made a replica', async () => {
+      const { main, replicas, needs } = await worker(['a', 'b'], 1);
+      const records = (of: string, id: number, ids: string[]) => {
+        main.postMessage({ type: 'snapshot-begin', key: of, generation: 'g1', id, version: 0, total: ids.length });
+        main.postMessage({ type: 'snapshot-chunk', key: of, generation: 'g1', id, nodes: ids.map(actor), edges: [] });
+        main.postMessage({ type: 'snapshot-end', key: of, generation: 'g1', id });
+      };
+      const first = replicas.graph({ key, generation: 'g1', version: 0 });
+      expect(await until(() => needs().length === 1, 5_000)).toBe(true);
+      main.postMessage(begin(snapshotFile(path.join(temp!.dir, 'absent'), 't', 'g'), 1));
+      main.postMessage({ type: 'snapshot-end', key, generation: 'g1', id: 1 });
+      expect(await until(() => needs().length === 2, 5_000)).toBe(true);
+      expect(needs()[1].records).toBe(true);
+      records(key, 2, ['a', 'b']);
+      await first;
+      // another graph's replica takes the only place: t/g's is let go, and asked for again
+      const other = 't\u0000h';
+      const second = replicas.graph({ key: other, generation: 'g1', version: 0 });
+      expect(await until(() => needs().length === 3, 5_000)).toBe(true);
+      records(other, 3, ['c']);
+      await second;
+      expect(replicas.held(key)).toBeUndefined();
+      const again = replicas.graph({ key, generation: 'g1', version: 0 });
+      expect(await until(() => needs().length === 4, 5_000)).toBe(true);
+      expect(needs()[3].records).toBeUndefined();
+      records(key, 4, ['a', 'b']);
+      await again;
     }, 30_000);
   });
 });
