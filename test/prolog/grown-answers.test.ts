@@ -1365,6 +1365,35 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
     await expectParted('fisher_ury', ['fu_interest_answers'], 'Justification', answers, { interests: 'other', stored: [[0, 0], [1, 1]] });
   });
 
+  /** A module of 700 actors' claim counts by actor (X-N), kept in parts as `list(1)`, its answer built by `answer` from the counts sorted, grown by `added_parts` (text). */
+  const countsModule = (answer: string, addedParts: string) => `
+counts(Cs) :- view_set(counts, counts_, Cs).
+counts_(Cs) :- findall(X, edge(_, 'ASSERTS', X, _, _), Xs0), sort(Xs0, Xs), findall(X-N, ( member(X, Xs), aggregate_all(count, edge(_, 'ASSERTS', X, _, _), N) ), Sorted), ${answer}.
+parted_answer(counts, list(1)).
+${addedParts}`;
+  /** Loads `text` as a module of its own over 700 actors, and its counts after each of the claims asserted by `writers` (a write each): kept or not after the write's hand-over, and read as a fresh copy's or not. */
+  const countsAfter = (text: string, writers: string[]) => {
+    const own = new RuleRegistry();
+    own.load('mine', text, 'mine.pl');
+    const read = (on: GraphIndex) => own.module('mine')!.solve("counts(Cs), format(string(T), '~w', [Cs])", ['T'], { graph: on })[0][0];
+    const graph = manyActors();
+    read(graph);
+    return writers.map((actor, n) => {
+      writeClaim(graph, 'Demand', `w${n}`, actor, false);
+      own.solveLibrary('true', [], { graph });
+      const kept = keptUnder(own, 'counts', graph);
+      return { kept, fresh: read(graph) === read(copyOf(graph)) };
+    });
+  };
+  const recount = "added_parts(counts, Added, _, Puts) :- added_ends(Added, Ids), findall(X-N, ( member(X, Ids), aggregate_all(count, edge(_, 'ASSERTS', X, _, _), N), N > 0 ), Puts).";
+
+  it('a growth whose puts the library cannot put (replaced/2 of no list of keys, an entry with no key argument) has its answer dropped and found again, the write handed over', () => {
+    for (const puts of ['replaced(foo, [])', '[foo]']) {
+      const text = countsModule('Cs = Sorted', `added_parts(counts, _, _, ${puts}).`);
+      expect(countsAfter(text, ['a350']), puts).toEqual([{ kept: 0, fresh: true }]);
+    }
+  });
+
   it('a growth\'s replaced(Gone, Entries) takes the entries of the keys Gone out of the parts they fall in (a part left empty dropped) and puts Entries, by an argument or by two arguments\' pair', () => {
     // 700 entries in three parts (0..255, 256..511, 512..699): a key taken out of the first, all of the second, one put in
     // place of its own and one after every key in the third

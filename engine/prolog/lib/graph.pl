@@ -926,7 +926,7 @@ grown(Added, (Module:Key)-r(Found, Reads), (Module:Key)-r(parted(Grown), Reads))
     Module \== user, \+ parley_unreported(Module), parted_key(Module, Key, Lists), !,
     ( Found = parted(Answer) -> true ; Found = answer(Answer) ),
     catch(Module:added_parts(Key, Added, Answer, Puts), _, fail),
-    shape_put(Lists, Answer, Puts, Grown).
+    catch(shape_put(Lists, Answer, Puts, Grown), error(_, _), fail).
 grown(Added, (Module:Key)-r(answer(Answer), Reads), (Module:Key)-r(answer(Grown), Reads)) :-
     Module \== user, \+ parley_unreported(Module), defines_added_answer(Module),
     catch(Module:added_answer(Key, Added, Answer, Grown), _, fail).
