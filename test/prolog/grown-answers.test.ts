@@ -8,6 +8,8 @@ import { RuleRegistry } from '../../engine/prolog/registry.ts';
 import { putLogged } from '../../engine/store/graph-changes.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { copyOf, keptCountGoal, unreferencedRecordsGoal } from '../helpers/kept-answers.ts';
+import { generate, generatedIndex } from '../../bench/conflict-graph.ts';
+import { ingestLike } from '../../bench/written.ts';
 
 const at = '2024-05-01T00:00:00.000Z';
 const node = (id: string, label: string, properties: NodeRecord['properties']): NodeRecord => ({ id, labels: [label], properties, confidence: 0.9, recorded_at: at, provenance: [{ source: `doc-${id}`, timestamp: at }] });
@@ -1365,6 +1367,58 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
     await expectParted('fisher_ury', ['fu_interest_answers'], 'Justification', answers, { interests: 'other', stored: [[0, 0], [1, 1]] });
   });
 
+  it('each built-in answer kept in parts holds every list in strict key order (its keys sorted, none twice), as its fresh run builds it on a generated graph of 10k facts and as two ingest-like writes grow it in parts', async () => {
+    // the first write splits a list as it stands and routes each later put by its parts' first keys (lib/graph.pl list_put/4):
+    // an entry out of order would be held twice once a put of its key fell in another part
+    const catalog = await loadRuleModules([]);
+    const parted = ['burton', 'deutsch', 'fisher_ury', 'french_raven', 'thomas_kilmann'];
+    const limits = { inferenceLimit: 50_000_000, timeLimitMs: 120_000 };
+    const runAll = (on: GraphIndex) => {
+      for (const entry of catalog.frameworks) {
+        if (entry.status !== 'loaded' || !parted.includes(entry.id)) continue;
+        expect(runFramework(catalog.registry, entry.manifest, { graph: on }, limits).error).toBeUndefined();
+      }
+    };
+    /** Each list of each answer kept in parts (or whole, before its first growth) as Key/Arg (0: the answer itself) = whole or parted, its entries' count, or out of order. */
+    const lists = (on: GraphIndex) =>
+      (catalog.registry.solveLibrary(
+        `findall(T, ( user:g_memo(S), user:g_kept(S, Ref), instance(Ref, Record), ( Record = parted(Es) -> true ; Es = Record ),
+            member((M:K)-r(Found, _), Es), parted_key(M, K, Lists),
+            ( Found = parted(Shape) -> State = parted, shape_joined(Shape, A) ; Found = answer(A), State = whole ),
+            ( Lists = list(KeyArg) -> Arg = 0, L = A ; member(Arg-KeyArg, Lists), arg(Arg, A, L) ),
+            findall(Key, ( member(E, L), entry_key(KeyArg, E, Key) ), Keys), sort(Keys, Sorted), length(Keys, N),
+            ( Sorted == Keys -> Order = N ; Order = out_of_order ),
+            format(string(T), '~w/~w=~w ~w', [K, Arg, State, Order]) ), Ts0), sort(Ts0, Ts)`,
+        ['Ts'],
+        { graph: on },
+      )[0][0] as string[]).map((text) => {
+        const [, name, state, order] = /^(.*)=(\w+) (\w+)$/.exec(text)!;
+        return { name, state, order };
+      });
+    const names = [
+      'bn_ranks/0', 'bn_threatened/0', 'dt_pair_moves/0', 'dt_ranks/0', 'fr_profile/0', 'fr_ranks/0', 'fu_batna_records/0',
+      'fu_interest_answers/1', 'fu_interest_answers/2', 'fu_ranks/2', 'tk_model/1', 'tk_model/2', 'tk_model/3',
+    ];
+    const expectInOrder = (on: GraphIndex, state: string) => {
+      const found = lists(on);
+      expect(found.map((list) => list.name)).toEqual(names);
+      for (const list of found) {
+        expect(list, list.name).toEqual({ name: list.name, state, order: expect.stringMatching(/^\d+$/) });
+        // thomas_kilmann's flags may be empty (no actor conceded twice); every other list holds entries to order
+        if (list.name !== 'tk_model/1') expect(Number(list.order), list.name).toBeGreaterThan(0);
+      }
+    };
+    const generated = generate(10_000);
+    const graph = generatedIndex(generated.write, at);
+    runAll(graph);
+    expectInOrder(graph, 'whole');
+    for (const prefix of ['w1', 'w2']) {
+      putLogged(graph, ...ingestLike(graph, prefix));
+      runAll(graph);
+      expectInOrder(graph, 'parted');
+    }
+  }, 120_000);
+
   /** A module of 700 actors' claim counts by actor (X-N), kept in parts as `list(1)`, its answer built by `answer` from the counts sorted, grown by `added_parts` (text). */
   const countsModule = (answer: string, addedParts: string) => `
 counts(Cs) :- view_set(counts, counts_, Cs).
@@ -1386,6 +1440,20 @@ ${addedParts}`;
     });
   };
   const recount = "added_parts(counts, Added, _, Puts) :- added_ends(Added, Ids), findall(X-N, ( member(X, Ids), aggregate_all(count, edge(_, 'ASSERTS', X, _, _), N), N > 0 ), Puts).";
+
+  it('a module\'s list out of key order at its first growth has its answer dropped and found again, not split as it stands (where a put of its misplaced entry\'s key would fall in another part and the key be held twice)', () => {
+    // the actors' counts with the last (a699) moved to the front; a350's write grows it, then a699's puts its key
+    const text = countsModule('append(Init, [Last], Sorted), Cs = [Last | Init]', recount);
+    expect(countsAfter(text, ['a350', 'a699'])).toEqual([
+      { kept: 0, fresh: true },
+      { kept: 0, fresh: true },
+    ]);
+    // the same module with its list in order is grown, kept in parts
+    expect(countsAfter(countsModule('Cs = Sorted', recount), ['a350', 'a699'])).toEqual([
+      { kept: 1, fresh: true },
+      { kept: 1, fresh: true },
+    ]);
+  });
 
   it('a growth whose puts the library cannot put (replaced/2 of no list of keys, an entry with no key argument) has its answer dropped and found again, the write handed over', () => {
     for (const puts of ['replaced(foo, [])', '[foo]']) {
