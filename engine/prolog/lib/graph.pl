@@ -918,7 +918,8 @@ growth_node_limit(200).
 % (a node's labels and properties come with it, and only new nodes are added; some 13k inferences a set at 1M
 % facts found again, each framework's sets of claims and events); a module's answer, what its
 % added_answer(+Key, +Added, +Answer, -Grown) gives (lib/conflict.pl), when the module defines it itself, else
-% it is dropped. A failed answer is dropped.
+% it is dropped. A failed answer is dropped, and so is one whose puts the library cannot put into its parts (an error of
+% shape_put/4: a Gone or an entry of the wrong type); a time limit, no error(_, _), still ends the write.
 grown(added(Nodes, Props, _), (user:nodes_where(Label, Key, Value))-r(answer(Ids), Reads), (user:nodes_where(Label, Key, Value))-r(answer(Grown), Reads)) :- !,
     added_where(Nodes, Props, Label, Key, Value, New),
     ( New == [] -> Grown = Ids ; append(New, Ids, All), sort(All, Grown) ).
