@@ -1641,7 +1641,7 @@ describe('puts into an answer kept in parts (lib/graph.pl shape_put/4, list_put/
 
   it('keeps a compound answer\'s arguments that are not lists as they are, at its first growth and at the next', () => {
     const [first, second] = texts(
-      "shape_put([2-1], t(keep_me, [b-2, a-1], last(x)), [2-[c-3]], S1), shape_put([2-1], S1, [2-[a-0]], S2), format(string(T1), '~w', [S1]), format(string(T2), '~w', [S2])",
+      "shape_put([2-1], t(keep_me, [a-1, b-2], last(x)), [2-[c-3]], S1), shape_put([2-1], S1, [2-[a-0]], S2), format(string(T1), '~w', [S1]), format(string(T2), '~w', [S2])",
       ['T1', 'T2'],
     );
     expect(first).toBe('t(keep_me,$parley_parts([a-new([a-1,b-2,c-3])]),last(x))');
