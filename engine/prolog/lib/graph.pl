@@ -987,19 +987,14 @@ arg_put(Lists, Puts, Old, Held, Arg, Next) :-
 % entry kept, as put_by_subject/3's sort/4 keeps it. A list whole is split as it is, in its key order (parted_answer/2's
 % contract, as its fresh run builds it), and the puts merged into the parts they fall in, as at any later growth (a
 % sort of the whole list with its puts at the first growth, its keys paired in Prolog, cost some 342k inferences for
-% deutsch's 37k pairs at 1M facts). A list whole out of key order fails (the answer dropped and found again): split as
-% it is, an entry out of its part's range would be held twice once a later put falls in another part
+% deutsch's 37k pairs at 1M facts). The order is not checked here: sorts in C that found nothing to move cost some 76 ms
+% of CPU a first write at 1M facts, an eighth of its hand-over (docs/operations.md); test/prolog/grown-answers.test.ts
+% tests the built-in answers' order instead
 list_put(Old, KeyArg, Puts, '$parley_parts'(Parts)) :-
     ( Puts = replaced(Gone0, New0) -> sort(Gone0, Gone) ; New0 = Puts, Gone = [] ),
     keyed_sort(KeyArg, New0, New),
-    ( Old = '$parley_parts'(Held) -> true ; in_key_order(KeyArg, Old), list_parts(Old, KeyArg, Held) ),
+    ( Old = '$parley_parts'(Held) -> true ; list_parts(Old, KeyArg, Held) ),
     parts_put(Held, KeyArg, New, Gone, Parts).
-
-% in_key_order(+KeyArg, +List): List's entries in the order of their keys (entry_key/3), by a sort in C that finds
-% nothing to move: each key once for an argument key (sort/4 @< drops a key's second entry); a pair key's stable sorts
-% keep a key twice, and a walk to find one would cost Prolog inferences an entry (deutsch's 37k pairs at 1M facts)
-in_key_order(A1-A2, List) :- !, pair_sort(A1-A2, List, Sorted), Sorted == List.
-in_key_order(KeyArg, List) :- sort(KeyArg, @<, List, Sorted), Sorted == List.
 
 % parts_put(+Parts, +KeyArg, +New, +Gone, -Grown): Parts with the entries of the keys Gone taken out and the entries New
 % put: each in the part whose first key is the greatest not above its own (the first part for a key before every
