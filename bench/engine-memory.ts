@@ -78,12 +78,15 @@ for (let write = 1; write <= Number(args.writes); write++) {
   await row(`write ${write}: the 15 frameworks again`, await runFrameworks(false));
 }
 // the kept answers are records under their slots' names (lib/graph.pl memo_store/2: a slot's record, which g_kept/2
-// names, and the part records of the answers it keeps in parts, "answers kept in parts"), whose bytes SWI-Prolog does
-// not report: their size in cells, each read back once
-const [[keptCells, keptRecords, partRecords]] = registry.solveLibrary(
-  "findall(C-P, ( current_key(K), atom(K), sub_atom(K, 0, _, _, '$parley_memo_'), recorded(K, T, R), term_size(T, C), ( user:g_kept(K, R) -> P = 0 ; P = 1 ) ), Records), " +
-    'length(Records, N), aggregate_all(sum(C), member(C-_, Records), S), aggregate_all(sum(P), member(_-P, Records), Parts)',
-  ['S', 'N', 'Parts'],
+// names, and the part records of the answers it keeps in parts, "answers kept in parts", which its summary lists), whose
+// bytes SWI-Prolog does not report: their size in cells, each read back once. A record neither names is one a limit cut
+// left without its reference, erased at its slot's next store (kept_erase/3): counted apart, not as a part
+const [[keptCells, keptRecords, partRecords, unheldRecords]] = registry.solveLibrary(
+  "findall(C-P, ( current_key(K), atom(K), sub_atom(K, 0, _, _, '$parley_memo_'), recorded(K, T, R), term_size(T, C), " +
+    '( user:g_kept(K, R) -> P = slot ; user:g_kept_summary(K, s(_, _, _, _, Ps)), memberchk(R, Ps) -> P = part ; P = unheld ) ), Records), ' +
+    'length(Records, N), aggregate_all(sum(C), member(C-_, Records), S), aggregate_all(count, member(_-part, Records), Parts), ' +
+    'aggregate_all(count, member(_-unheld, Records), Unheld)',
+  ['S', 'N', 'Parts', 'Unheld'],
   { graph },
 ) as number[][];
-console.log(`kept answers as records: ${keptCells.toLocaleString('en-US')} cells in ${keptRecords} records, ${partRecords} of them parts of answers; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`kept answers as records: ${keptCells.toLocaleString('en-US')} cells in ${keptRecords} records, ${partRecords} of them parts of answers, ${unheldRecords} held by none; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

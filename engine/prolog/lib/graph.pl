@@ -918,7 +918,8 @@ growth_node_limit(200).
 % (a node's labels and properties come with it, and only new nodes are added; some 13k inferences a set at 1M
 % facts found again, each framework's sets of claims and events); a module's answer, what its
 % added_answer(+Key, +Added, +Answer, -Grown) gives (lib/conflict.pl), when the module defines it itself, else
-% it is dropped. A failed answer is dropped.
+% it is dropped. A failed answer is dropped, and so is one whose puts the library cannot put into its parts (an error of
+% shape_put/4: a Gone or an entry of the wrong type); a time limit, no error(_, _), still ends the write.
 grown(added(Nodes, Props, _), (user:nodes_where(Label, Key, Value))-r(answer(Ids), Reads), (user:nodes_where(Label, Key, Value))-r(answer(Grown), Reads)) :- !,
     added_where(Nodes, Props, Label, Key, Value, New),
     ( New == [] -> Grown = Ids ; append(New, Ids, All), sort(All, Grown) ).
@@ -926,7 +927,7 @@ grown(Added, (Module:Key)-r(Found, Reads), (Module:Key)-r(parted(Grown), Reads))
     Module \== user, \+ parley_unreported(Module), parted_key(Module, Key, Lists), !,
     ( Found = parted(Answer) -> true ; Found = answer(Answer) ),
     catch(Module:added_parts(Key, Added, Answer, Puts), _, fail),
-    shape_put(Lists, Answer, Puts, Grown).
+    catch(shape_put(Lists, Answer, Puts, Grown), error(_, _), fail).
 grown(Added, (Module:Key)-r(answer(Answer), Reads), (Module:Key)-r(answer(Grown), Reads)) :-
     Module \== user, \+ parley_unreported(Module), defines_added_answer(Module),
     catch(Module:added_answer(Key, Added, Answer, Grown), _, fail).
@@ -986,7 +987,9 @@ arg_put(Lists, Puts, Old, Held, Arg, Next) :-
 % entry kept, as put_by_subject/3's sort/4 keeps it. A list whole is split as it is, in its key order (parted_answer/2's
 % contract, as its fresh run builds it), and the puts merged into the parts they fall in, as at any later growth (a
 % sort of the whole list with its puts at the first growth, its keys paired in Prolog, cost some 342k inferences for
-% deutsch's 37k pairs at 1M facts)
+% deutsch's 37k pairs at 1M facts). The order is not checked here: sorts in C that found nothing to move cost some 76 ms
+% of CPU a first write at 1M facts, an eighth of its hand-over (docs/operations.md); test/prolog/grown-answers.test.ts
+% tests the built-in answers' order instead
 list_put(Old, KeyArg, Puts, '$parley_parts'(Parts)) :-
     ( Puts = replaced(Gone0, New0) -> sort(Gone0, Gone) ; New0 = Puts, Gone = [] ),
     keyed_sort(KeyArg, New0, New),
