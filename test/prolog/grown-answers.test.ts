@@ -1624,7 +1624,8 @@ ${addedParts}`;
 
 describe('puts into an answer kept in parts (lib/graph.pl shape_put/4, list_put/4)', () => {
   const empty = GraphIndex.fromRecords([], []);
-  const texts = (goal: string, variables: string[]) => registry.solveLibrary(goal, variables, { graph: empty })[0];
+  // (a limit above the default 5 s: the random rounds below take some 2-5 s of a loaded core, and test what they put, not how fast)
+  const texts = (goal: string, variables: string[]) => registry.solveLibrary(goal, variables, { graph: empty }, { timeLimitMs: 60_000 })[0];
 
   it('keeps a compound answer\'s arguments that are not lists as they are, at its first growth and at the next', () => {
     const [first, second] = texts(
