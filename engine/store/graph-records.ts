@@ -145,7 +145,8 @@ function batchOf(tenant: string, meta: GraphMeta, isNew: boolean, nodes: NodeRec
 
 /**
  * Puts a durable commit's changes into the graph's index write by write (the index's order
- * is that of writes committed one at a time), the loop turning between pieces. A large
+ * is that of writes committed one at a time; a record's long provenance list is the commit's
+ * final one from the first piece on: merge.ts WriteChanges), the loop turning between pieces. A large
  * write goes in pieces (its nodes, then its edges: the order of one put); the edges it
  * created go in at the ends found when they were checked, without their ids being looked
  * up again.

@@ -33,7 +33,12 @@ export function checkWrites(graphId: string, writes: readonly GraphWrite[]): voi
   }
 }
 
-/** The records a write changed, as it left them: a graph takes them write by write, so that its order is what writes one by one leave. */
+/**
+ * The records a write changed, as it left them but for a long provenance list, which is the commit's final one (the
+ * commit's later writes append to it in place: CommitLists): a graph takes them write by write, so that its order is
+ * what writes one by one leave; a reader between the pieces may see a record of an earlier write with entries of a later
+ * write of the same commit, all of them durable.
+ */
 export interface WriteChanges {
   nodes: Changes<NodeRecord>;
   edges: Changes<EdgeRecord>;
@@ -59,7 +64,7 @@ interface Merging {
 
 /**
  * The long provenance lists a commit's merge made, each with the list it was copied from (one the graph
- * held before the commit, or a new record's empty one). No reader sees one before the commit is
+ * held before the commit, a new record's empty one, or a short list an earlier write of the commit made). No reader sees one before the commit is
  * durable: the index holds the lists it held until the commit applies (graph-records.ts), a
  * replica gets the records once applied, and a commit that fails drops them. So a later write of
  * the same commit appends to one in place rather than copying it again: a record every document
@@ -187,7 +192,7 @@ interface Touched<R> {
 
 export const recordOf = <R>(touched: Touched<R>): R => touched.record;
 
-/** What one write changed of the records it touched, each as the write left it. */
+/** What one write changed of the records it touched, each as the write left it (its long provenance list the commit's: WriteChanges). */
 export interface Changes<R> {
   created: Touched<R>[];
   updated: R[];
