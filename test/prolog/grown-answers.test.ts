@@ -1851,7 +1851,7 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
     expect(run(accountsGraph)).toEqual(run(copyOf(accountsGraph)));
   });
 
-  it('azar\'s context grows with a held community\'s new identity claim, and its preconditions, state repression and linkage, read from the context, follow it at a write of edges alone between nodes held (identity claims, an assault on a group, an opposition that makes an ally\'s partner a party); its runs equal a fresh copy\'s', async () => {
+  it('azar\'s context grows with a held community\'s new identity claim, and its preconditions, state repression and linkage, read from the context, follow it at a write of edges alone between nodes held (identity claims, one of a group the state attacked, an opposition that makes an ally\'s partner a party); its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('azar');
     const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
     const graph = GraphIndex.fromRecords(
@@ -1860,14 +1860,15 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
         datedClaim('id', 'Position', 'our people are hunted', '2024-03-01'), datedClaim('c0', 'Position', 'rain', '2024-03-01'),
         datedEvent('e1', 'ASSAULT', '2024-03-01'),
       ],
-      [edge('o1', 'OPPOSES', 's', 'g'), edge('x', 'ASSERTS', 's', 'c0'), edge('al', 'ALLIED_WITH', 'f', 'w'), edge('p1', 'PARTICIPATES_IN', 's', 'e1', 'perpetrator')],
+      [edge('o1', 'OPPOSES', 's', 'g'), edge('x', 'ASSERTS', 's', 'c0'), edge('al', 'ALLIED_WITH', 'f', 'w'), edge('p1', 'PARTICIPATES_IN', 's', 'e1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'k', 'e1', 'target')],
     );
     const ctx = firstAnswer(rules, 'azar', 'az_ctx(C), format(string(L), "~w", [C])');
     const findings = firstAnswer(rules, 'azar', 'findall(K-V, finding(K, V, _, _, _), F), format(string(L), "~w", [F])');
     run(graph);
-    expect(ctx(graph)).toEqual('ctx([g,s],[g-([])],[f,s])');
+    expect(ctx(graph)).toEqual('ctx([g,k,s],[g-([])],[f,s])');
     const before = findings(graph);
-    putLogged(graph, [], [edge('a1', 'ASSERTS', 'g', 'id'), edge('a2', 'ASSERTS', 'k', 'id'), edge('p2', 'PARTICIPATES_IN', 'k', 'e1', 'target'), edge('o2', 'OPPOSES', 'w', 'v')]);
+    // the community held names its identity, and so does the armed group the state attacked; w, an ally's partner, opposes v
+    putLogged(graph, [], [edge('a1', 'ASSERTS', 'g', 'id'), edge('a2', 'ASSERTS', 'k', 'id'), edge('o2', 'OPPOSES', 'w', 'v')]);
     expectGrownRecords(rules, 'az_ctx', graph, ctx, run, 'ctx([g,k,s,v,w],[g-[id],k-[id]],[f,s])');
     expect(findings(graph)).not.toEqual(before);
     expect(findings(graph)).toEqual(findings(copyOf(graph)));
