@@ -1651,6 +1651,7 @@ added_parts(offers, added(_, _, Flat), _, [1-New]) :- edges_added(Flat, Edges), 
 describe('the longest runs after a write at 1M facts, grown instead of found again (h-rules18)', () => {
   // fearon's breaks and accounts as its context reads them: the sets kept (view_set/3), not found again
   const keptBreaks = (rules: RuleRegistry) => firstAnswer(rules, 'fearon', `fe_ctx(c(_, Bs, _, _, _, _)), ${asTexts('Bs', 'L')}`);
+  const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
   const keptAccounts = (rules: RuleRegistry) => firstAnswer(rules, 'fearon', `fe_ctx(c(_, _, Contra, Rs, _, _)), ${asTexts('Rs', 'R')}, format(string(C), "~w", [Contra]), L = [C | R]`);
   it('fearon\'s breaks take a new act of a maker held (a later assault or pledge denial lengthens its break, a coercion breaks its other commitment) and a new maker, not an event it is the target of; a write that adds a CONTRADICTS edge has them found again; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('fearon');
@@ -1741,7 +1742,6 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
   });
   it('azar\'s context takes new parties (an opposition, a hostile act\'s perpetrator and target, a threat\'s speaker and target, not an offer\'s speaker), a new community, an armed group held whose new claim names an identity, and a new state; the others kept; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('azar');
-    const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
     const graph = GraphIndex.fromRecords(
       [
         actor('s', { actor_type: 'state' }), actor('g', { actor_type: 'community' }), actor('h', { actor_type: 'armed_group', label: 'the tribe militia' }),
@@ -1772,7 +1772,6 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
   });
   it('azar\'s failing mediation takes a state\'s new talks (as mediator, or as a party to them when of role mediator) and new violence, which makes a mediator held fail; a state whose last talks no violence followed, and a mediator that is no state, stay out; later violence taken into the window, older left out; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('azar');
-    const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
     const graph = GraphIndex.fromRecords(
       [
         actor('s1', { actor_type: 'state' }), actor('s3', { actor_type: 'state' }), actor('x', { actor_type: 'ngo' }), actor('g', { actor_type: 'community' }),
@@ -1853,7 +1852,6 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
 
   it('azar\'s context grows with a held community\'s new identity claim, and its preconditions, state repression and linkage, read from the context, follow it at a write of edges alone between nodes held (identity claims, one of a group the state attacked, an opposition that makes an ally\'s partner a party); its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('azar');
-    const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
     const graph = GraphIndex.fromRecords(
       [
         actor('g', { actor_type: 'community' }), actor('s', { actor_type: 'state' }), actor('k', { actor_type: 'armed_group' }), actor('f', { actor_type: 'state' }), actor('w'), actor('v'),
