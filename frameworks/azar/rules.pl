@@ -255,6 +255,15 @@ az_foreign(X, _) :- actor_role(X, party), !, fail.
 az_foreign(X, P) :- prop(X, country_code, CX), prop(P, country_code, CP), !, CX \== CP.
 az_foreign(X, _) :- actor_type(X, T), member(T, [state, international_org]).
 
+% added_answer(az_linkage, ...): the alliances grown with a write, which, read from the context, it is handed at every
+% write that changes the context (25k inferences at 100k facts found again whole). A write only adds: a link stays,
+% and a new one has a party end that became a party, or an alliance added, at the write: a node of added_ends/2 that
+% is a party (az_own_party/1), its own alliances read (an outside actor's role and country are its own)
+added_answer(az_linkage, Added, Links0, Links) :-
+    added_ends(Added, Ends),
+    findall(l(X, P, E), ( member(P, Ends), az_own_party(P), allied(X, P, E), X \== P, az_foreign(X, P) ), New),
+    append(New, Links0, L1), sort(L1, Links).
+
 az_link_ids(Links, Ids) :- findall(Id, (member(l(X, P, E), Links), member(Id, [X, P, E])), L), sort(L, Ids).
 
 % hostile or aggrieved evidence at least a year old, and some in the recent window
