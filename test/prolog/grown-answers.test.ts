@@ -1850,7 +1850,7 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
     expect(run(accountsGraph)).toEqual(run(copyOf(accountsGraph)));
   });
 
-  it('azar\'s context grows with a held community\'s new identity claim, and its preconditions, state repression and linkage, read from the context, follow it at a write of edges alone between nodes held (identity claims, one of a group the state attacked, an opposition that makes an ally\'s partner a party); its runs equal a fresh copy\'s', async () => {
+  it('azar\'s context grows with a held community\'s new identity claim, and its preconditions, state repression and linkage, read from the context, follow it at a write of edges alone between nodes held (identity claims, one of a group the state attacked, an opposition that makes an ally\'s partner a party), the linkage grown; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('azar');
     const graph = GraphIndex.fromRecords(
       [
@@ -1867,6 +1867,8 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
     const before = findings(graph);
     // the community held names its identity, and so does the armed group the state attacked; w, an ally's partner, opposes v
     putLogged(graph, [], [edge('a1', 'ASSERTS', 'g', 'id'), edge('a2', 'ASSERTS', 'k', 'id'), edge('o2', 'OPPOSES', 'w', 'v')]);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'az_linkage', graph)).toBe(1); // grown with the context, not found again
     expectGrownRecords(rules, 'az_ctx', graph, ctx, run, 'ctx([g,k,s,v,w],[g-[id],k-[id]],[f,s])');
     expect(findings(graph)).not.toEqual(before);
     expect(findings(graph)).toEqual(findings(copyOf(graph)));
