@@ -40,7 +40,7 @@ az_present(communal_identity, Ctx, Ids) :- az_communal(Ctx, Ids).
 az_present(deprivation, _, Ids) :- az_deprivation(Ids).
 az_present(state_party, Ctx, Ids) :- az_state_party(Ctx, Ids).
 az_present(failing_mediator, Ctx, Ids) :- az_failing_mediation(Ctx, Ids, _).
-az_present(international_linkage, Ctx, Ids) :- az_linkage(Ctx, Links), az_link_ids(Links, Ids).
+az_present(international_linkage, _, Ids) :- az_linkage(Links), az_link_ids(Links, Ids).
 az_present(protracted, _, Ids) :- az_protracted(Ids).
 
 % ---- sets ---------------------------------------------------------------------
@@ -56,10 +56,17 @@ keywords(az_deprivation_words, [depriv, poverty, poor, access, services, ' land'
 az_ctx(Ctx) :- view_set(az_ctx, az_ctx_, Ctx).
 az_deprivation(Ids) :- view_set(az_deprivation, az_deprivation_, Ids).
 az_protracted(Ids) :- view_set(az_protracted, az_protracted_, Ids).
-az_state_repression(Ctx, Pairs) :- view_set(az_state_repression, az_state_repression_(Ctx), Pairs).
 az_failing_mediation(Ctx, Ids, Mediators) :- view_set(az_failing_mediation, az_failing_mediation_(Ctx), m(Ids-Mediators, _, _, _)).
-az_linkage(Ctx, Links) :- view_set(az_linkage, az_linkage_(Ctx), Links).
-az_preconditions(Ctx, Held) :- view_set(az_preconditions, az_preconditions_(Ctx), Held).
+% The sets read from the parties or the identity groups read the context inside (az_in_ctx/3), so that they are kept
+% with what it read: a write changes those through edges alone between nodes held (an OPPOSES edge makes a party, an
+% ASSERTS edge an identity claim), edges the set does not read itself, and a set passed the context would be kept
+% stale. The failing mediation reads only the states, which only an Actor added makes (an actor's type is its own),
+% and it reads the Actor nodes itself
+az_state_repression(Pairs) :- view_set(az_state_repression, az_in_ctx(az_state_repression_), Pairs).
+az_linkage(Links) :- view_set(az_linkage, az_in_ctx(az_linkage_), Links).
+az_preconditions(Held) :- view_set(az_preconditions, az_in_ctx(az_preconditions_), Held).
+
+az_in_ctx(Compute, Answer) :- az_ctx(Ctx), call(Compute, Ctx, Answer).
 
 az_ctx_(ctx(Parties, Groups, States)) :- az_parties(Parties), az_identity_groups(Groups), az_state_actors(States).
 
@@ -132,7 +139,7 @@ az_deprivation_(Ids) :- claims_of_type('Grievance', G), keywords(az_deprivation_
 
 % the state as party: by role, or as perpetrator of ASSAULT/COERCE against an identity group
 az_state_party(Ctx, Ids) :-
-    az_state_by_role(Ctx, ByRole), az_state_repression(Ctx, Pairs),
+    az_state_by_role(Ctx, ByRole), az_state_repression(Pairs),
     findall([S, T | Es], member(p(S, T, Es), Pairs), L), append([ByRole | L], Ids0), sort(Ids0, Ids).
 
 az_state_by_role(ctx(_, _, States), Ids) :- nodes_where('Actor', role, party, P), ord_intersection(States, P, Ids).
@@ -234,7 +241,7 @@ az_violence_ages(Ages) :-
 % az_violence_within(+To, +Ages): some of that violence falls in the last To days
 az_violence_within(To, [D-_ | _]) :- D =< To.
 
-% az_linkage(+Ctx, -Links): l(Foreign, Party, Edge) for each alliance of an outside actor with a party
+% az_linkage_(+Ctx, -Links): l(Foreign, Party, Edge) for each alliance of an outside actor with a party
 % (of the ALLIED_WITH edges, those with a party at one end)
 % (the alliances keyed by their party end, sorted, and walked once with the sorted parties: the
 % parties are most actors, too many to index for a few hundred alliances)
@@ -247,6 +254,15 @@ az_linkage_(ctx(Ps, _, _), Links) :-
 az_foreign(X, _) :- actor_role(X, party), !, fail.
 az_foreign(X, P) :- prop(X, country_code, CX), prop(P, country_code, CP), !, CX \== CP.
 az_foreign(X, _) :- actor_type(X, T), member(T, [state, international_org]).
+
+% added_answer(az_linkage, ...): the alliances grown with a write, which, read from the context, it is handed at every
+% write that changes the context (25k inferences at 100k facts found again whole). A write only adds: a link stays,
+% and a new one has a party end that became a party, or an alliance added, at the write: a node of added_ends/2 that
+% is a party (az_own_party/1), its own alliances read (an outside actor's role and country are its own)
+added_answer(az_linkage, Added, Links0, Links) :-
+    added_ends(Added, Ends),
+    findall(l(X, P, E), ( member(P, Ends), az_own_party(P), allied(X, P, E), X \== P, az_foreign(X, P) ), New),
+    append(New, Links0, L1), sort(L1, Links).
 
 az_link_ids(Links, Ids) :- findall(Id, (member(l(X, P, E), Links), member(Id, [X, P, E])), L), sort(L, Ids).
 
@@ -270,7 +286,7 @@ az_attach_(>, K, Ks, _, _, Gs, Out) :- az_attach([K | Ks], Gs, Out).
 
 % ---- preconditions -------------------------------------------------------------
 
-% az_preconditions(+Ctx, -Held): pre(Name, Evidence, Because, Sentence) for each precondition that holds
+% az_preconditions_(+Ctx, -Held): pre(Name, Evidence, Because, Sentence) for each precondition that holds
 az_preconditions_(Ctx, Held) :- findall(pre(N, E, B, S), az_precondition(Ctx, N, E, B, S), Held).
 
 az_precondition(Ctx, communal_identity, Ids, ['communal identity holds when identity groups are parties to the conflict', communal_identity], S) :-
@@ -283,7 +299,7 @@ az_precondition(_, deprivation, Ids, ['deprivation holds when grievances name de
     ( As = [] -> By = '' ; few_labels(As, Who), atomic_list_concat([', voiced by ', Who], By) ),
     atomic_list_concat(['Deprivation of needs: ', N, Noun, ' about land, jobs, services or access', By, '.'], S).
 az_precondition(Ctx, governance_failure, Ids, [Rule | Inds], S) :-
-    az_state_by_role(Ctx, ByRole), az_state_repression(Ctx, Pairs),
+    az_state_by_role(Ctx, ByRole), az_state_repression(Pairs),
     ( az_failing_mediation(Ctx, M, Mediators) -> true ; M = [], Mediators = [] ),
     findall([X, Y | Es], member(p(X, Y, Es), Pairs), PL), append([ByRole | PL], P0), sort(P0, P),
     append(P, M, Ids0), sort(Ids0, Ids), nonempty(Ids),
@@ -291,7 +307,7 @@ az_precondition(Ctx, governance_failure, Ids, [Rule | Inds], S) :-
     Rule = 'governance failure holds when the state is a party (by role, or attacking a communal group) or its mediation is followed by violence',
     az_governance_text(ByRole, Pairs, Mediators, S).
 az_precondition(Ctx, international_linkage, Ids, ['international linkage holds when an outside state, organisation or foreign actor is allied with a party', international_linkage], S) :-
-    az_linkage(Ctx, Links), nonempty(Links), az_link_ids(Links, Ids),
+    az_linkage(Links), nonempty(Links), az_link_ids(Links, Ids),
     findall(X, member(l(X, _, _), Links), Xs0), sort(Xs0, Xs), findall(P, member(l(_, P, _), Links), Ps0), sort(Ps0, Ps),
     few_labels(Xs, Outside), few_labels(Ps, Parties),
     atomic_list_concat(['International linkage: ', Outside, ' allied with ', Parties, '.'], S).
@@ -314,7 +330,7 @@ az_name(international_linkage, 'international linkage').
 % ---- findings -------------------------------------------------------------------
 
 finding(Key, Value, Sentence, Ids, Because) :-
-    az_ctx(Ctx), az_preconditions(Ctx, Held), az_finding(Ctx, Held, Key, Value, Sentence, Ids, Because).
+    az_ctx(Ctx), az_preconditions(Held), az_finding(Ctx, Held, Key, Value, Sentence, Ids, Because).
 
 az_finding(_, Held, precondition, Name, Sentence, Ids, Because) :- member(pre(Name, Ids, Because, Sentence), Held).
 az_finding(ctx(Parties, _, _), Held, protracted_social_conflict, Value, Sentence, Ids, [Rule | Inds]) :-

@@ -52,8 +52,8 @@ fe_present(indivisible_stake, c(_, _, _, _, _, Is), Ids) :- findall(E, member(in
 % fe_ctx(-c(Pairs, Breaks, Contradictions, RivalAccounts, RedLinePairs, Indivisible)): what the indicators and findings
 % read, its mechanisms each kept for the view apart (view_set/3), with what it reads, and put together at each call (a
 % context kept whole too would hold every part twice): the commitments and the accounts read the argumentation
-% statuses (an attack added anywhere can change them) and the dates, and are found again after a write; the stakes
-% read neither, and grow (added_answer/4 below)
+% statuses (an attack, or a Document that is an argument's source, added anywhere can change them) and the dates, and
+% grow only at a write that moves neither; the stakes read neither, and grow (added_answer/4 below)
 fe_ctx(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
     hostile_actor_pairs(Pairs), view_set(fe_breaks, fe_breaks, Breaks), view_set(fe_accounts, fe_accounts, Contra-Rivals),
     fe_stakes(st(RLPairs, Keyed)), pairs_values(Keyed, Indiv).
@@ -104,19 +104,17 @@ fe_break_ids(Bs, Ids) :- findall([C | L], member(br(_-C, L), Bs), L0), append(L0
 % added_answer(fe_breaks, ...): the breaks grown with a write, where a write of a claim or an event had them found again
 % whole (530k inferences at 1M facts). A maker's commitments and acts change only at its own edges (an ASSERTS or a
 % PARTICIPATES_IN edge added ends at it: added_ends/2), each read from them, its breaks found again and put in place of
-% its old ones by Actor-Commitment; the others are kept. A break is never lost while the weighed evidence stands (a
-% write only adds acts, and a rejected claim or act needs a CONTRADICTS edge): a write that adds a CONTRADICTS or
-% SUPPORTS edge, which may move the statuses anywhere (lib/argumentation.pl), has them found again whole, as does one
-% that moves the reference date (lib/graph.pl unseen_changes/3)
+% its old ones by Actor-Commitment; the others are kept. A break is never lost while the statuses stand (a write only
+% adds acts, and a commitment or act is rejected only by the weighed evidence): a write that may move the statuses
+% anywhere (lib/argumentation.pl statuses_may_move/1: a CONTRADICTS or SUPPORTS edge added, or a Document that is an
+% argument's source, whose reliability and host weigh it) has them found again whole, as does one that moves the
+% reference date (lib/graph.pl unseen_changes/3)
 added_answer(fe_breaks, Added, Breaks0, Breaks) :-
-    Added = added(_, _, Edges), \+ fe_weighs_anew(Edges),
+    \+ statuses_may_move(Added),
     added_ends(Added, Ends), keywords(fe_pledge_words, PW),
     findall(Rec, ( member(M, Ends), fe_own_record(M, PW, Rec) ), Recs),
     fe_record_breaks(Recs, New),
     ( New == [] -> Breaks = Breaks0 ; append(New, Breaks0, All), sort(1, @<, All, Breaks) ).
-
-% fe_weighs_anew(+Edges): an edge of the flat list (Id, Type, From, To, Confidence, Role...) is one the argumentation weighs
-fe_weighs_anew([_, Type, _, _, _, _ | Rest]) :- ( memberchk(Type, ['CONTRADICTS', 'SUPPORTS']) -> true ; fe_weighs_anew(Rest) ).
 
 % fe_own_record(+Maker, +PledgeWords, -Record): Maker-r(Commitments, Acts) as fe_breaks/1 collects it, read from the
 % maker's own edges (own_claims/3, own_ends/5)
@@ -163,15 +161,15 @@ fe_pair_accounts(Pairs, Rs) :-
 % pair: the pairs of each speaker of such a claim asserted anew (its opponents read from its own edges, own_opponents/2,
 % the other side's claims about strength from its own: a speaker may have hundreds of opponents, read only then) and
 % the hostile pairs the write added are found again from each side's own claims, put in place of their old ones, the
-% others kept (a write only adds: a pair's account, once found, stays). A write that adds a CONTRADICTS or SUPPORTS
-% edge has them found again whole, as for the breaks
+% others kept (while the statuses stand, a write only adds: a pair's account, once found, stays). A write that may
+% move the statuses (statuses_may_move/1) has them found again whole, as for the breaks
 added_answer(fe_accounts, Added, Contra-Rivals0, Contra-Rivals) :-
-    Added = added(_, _, Edges), \+ fe_weighs_anew(Edges),
+    Added = added(_, _, Edges), \+ statuses_may_move(Added),
     added_ends(Added, _),   % within growth_node_limit/1 (lib/graph.pl), else found again whole
     keywords(fe_strength_words, W),
     edges_added(Edges, Es), findall(X, ( member(e('ASSERTS', X, C), Es), node(C, 'Claim'), own_mentioning([C], W, [_]) ), S0), sort(S0, Speakers),
     added_hostile_pairs(Added, AddedPairs),
-    findall(A-B, ( member(X, Speakers), own_opponents(X, Ys), member(Y, Ys), Y \== X, order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ), T0), sort(T0, Touched),
+    findall(A-B, ( member(X, Speakers), own_opponents(X, Ys), member(Y, Ys), order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ), T0), sort(T0, Touched),
     findall(p(A, B, SA, SB), ( member(A-B, Touched), fe_own_strength_claims(A, W, SA), SA \== [], fe_own_strength_claims(B, W, SB), SB \== [] ), Pairs),
     fe_pair_accounts(Pairs, New),
     ( New == [] -> Rivals = Rivals0 ; append(New, Rivals0, All), sort(1, @<, All, Rivals) ).

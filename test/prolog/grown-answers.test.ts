@@ -1736,6 +1736,10 @@ added_parts(offers, added(_, _, Flat), _, [1-New]) :- edges_added(Flat, Edges), 
 });
 
 describe('the longest runs after a write at 1M facts, grown instead of found again (h-rules18)', () => {
+  // fearon's breaks and accounts as its context reads them: the sets kept (view_set/3), not found again
+  const keptBreaks = (rules: RuleRegistry) => firstAnswer(rules, 'fearon', `fe_ctx(c(_, Bs, _, _, _, _)), ${asTexts('Bs', 'L')}`);
+  const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
+  const keptAccounts = (rules: RuleRegistry) => firstAnswer(rules, 'fearon', `fe_ctx(c(_, _, Contra, Rs, _, _)), ${asTexts('Rs', 'R')}, format(string(C), "~w", [Contra]), L = [C | R]`);
   it('fearon\'s breaks take a new act of a maker held (a later assault or pledge denial lengthens its break, a coercion breaks its other commitment) and a new maker, not an event it is the target of; a write that adds a CONTRADICTS edge has them found again; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('fearon');
     const graph = GraphIndex.fromRecords(
@@ -1750,7 +1754,7 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
         edge('p1', 'PARTICIPATES_IN', 'a', 'e1', 'perpetrator'),
       ],
     );
-    const breaks = firstAnswer(rules, 'fearon', `fe_breaks(Bs), ${asTexts('Bs', 'L')}`);
+    const breaks = keptBreaks(rules);
     run(graph);
     expect(breaks(graph)).toEqual(['br(a-c1,[e1])', 'br(a-c2,[e1])']);
     putLogged(
@@ -1784,14 +1788,16 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
         datedClaim('s1', 'Position', 'they lost hundreds of fighters', '2024-03-01'), datedClaim('s2', 'Denial', 'we deny any losses among our troops', '2024-03-02'),
         datedClaim('s3', 'Position', 'our brigades hold the city', '2024-03-01'), datedClaim('s4', 'Denial', 'their troops were never there', '2024-03-02'),
         datedClaim('s5', 'Position', 'the death toll is a lie', '2024-03-01'), datedClaim('s6', 'Position', 'they have no fighters left', '2024-03-03'),
+        datedClaim('th', 'Threat', 'we will strike', '2024-03-01'), datedEvent('v', 'ASSAULT', '2024-03-01'),
       ],
       [
         edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'f', 'g'),
-        ...[['a', 's1'], ['b', 's2'], ['f', 's3'], ['g', 's4'], ['c', 's5']].map(([actor, claim]) => edge(`t-${claim}`, 'ASSERTS', actor, claim)),
+        ...[['a', 's1'], ['b', 's2'], ['f', 's3'], ['g', 's4'], ['c', 's5'], ['g', 'th']].map(([actor, claim]) => edge(`t-${claim}`, 'ASSERTS', actor, claim)),
+        edge('pb', 'PARTICIPATES_IN', 'b', 'v', 'perpetrator'),
         edge('k1', 'CONTRADICTS', 's3', 's6'),
       ],
     );
-    const accounts = firstAnswer(rules, 'fearon', `fe_accounts(Contra-Rs), ${asTexts('Rs', 'R')}, format(string(C), "~w", [Contra]), L = [C | R]`);
+    const accounts = keptAccounts(rules);
     run(graph);
     expect(accounts(graph)).toEqual(['[k1,s3,s6]', 'ra(a-b,[s1,s2])', 'ra(f-g,[s3,s4])']);
     putLogged(
@@ -1804,6 +1810,17 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
       ],
     );
     expectGrownRecords(rules, 'fe_accounts', graph, accounts, run, ['[k1,s3,s6]', 'ra(a-b,[s1,s2,s7])', 'ra(a-c,[s1,s5,s7,s8])', 'ra(f-g,[s3,s4])']);
+    // a side of a pair held speaks of strength in a claim no other account carries: the pair's account put in place of the old
+    putLogged(graph, [datedClaim('s9', 'Position', 'our fighters are ten thousand', '2024-03-05')], [edge('t-s9', 'ASSERTS', 'b', 's9')]);
+    expectGrownRecords(rules, 'fe_accounts', graph, accounts, run, ['[k1,s3,s6]', 'ra(a-b,[s1,s2,s7,s9])', 'ra(a-c,[s1,s5,s7,s8])', 'ra(f-g,[s3,s4])']);
+    // hostile pairs made by an edge alone between speakers held, none of whom speaks anew: an OPPOSES edge, a TARGETS edge
+    // from a threat held, a target edge to an assault held
+    putLogged(graph, [], [edge('o4', 'OPPOSES', 'b', 'g')]);
+    expectGrownRecords(rules, 'fe_accounts', graph, accounts, run, ['[k1,s3,s6]', 'ra(a-b,[s1,s2,s7,s9])', 'ra(a-c,[s1,s5,s7,s8])', 'ra(b-g,[s2,s4,s9])', 'ra(f-g,[s3,s4])']);
+    putLogged(graph, [], [edge('tg', 'TARGETS', 'th', 'a')]);
+    expectGrownRecords(rules, 'fe_accounts', graph, accounts, run, ['[k1,s3,s6]', 'ra(a-b,[s1,s2,s7,s9])', 'ra(a-c,[s1,s5,s7,s8])', 'ra(a-g,[s1,s4,s7])', 'ra(b-g,[s2,s4,s9])', 'ra(f-g,[s3,s4])']);
+    putLogged(graph, [], [edge('pv', 'PARTICIPATES_IN', 'f', 'v', 'target')]);
+    expectGrownRecords(rules, 'fe_accounts', graph, accounts, run, ['[k1,s3,s6]', 'ra(a-b,[s1,s2,s7,s9])', 'ra(a-c,[s1,s5,s7,s8])', 'ra(a-g,[s1,s4,s7])', 'ra(b-f,[s2,s3,s9])', 'ra(b-g,[s2,s4,s9])', 'ra(f-g,[s3,s4])']);
     putLogged(graph, [], [edge('k2', 'CONTRADICTS', 's8', 's1')]);
     rules.solveLibrary('true', [], { graph });
     expect(keptUnder(rules, 'fe_accounts', graph)).toBe(0);
@@ -1812,7 +1829,6 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
   });
   it('azar\'s context takes new parties (an opposition, a hostile act\'s perpetrator and target, a threat\'s speaker and target, not an offer\'s speaker), a new community, an armed group held whose new claim names an identity, and a new state; the others kept; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('azar');
-    const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
     const graph = GraphIndex.fromRecords(
       [
         actor('s', { actor_type: 'state' }), actor('g', { actor_type: 'community' }), actor('h', { actor_type: 'armed_group', label: 'the tribe militia' }),
@@ -1843,7 +1859,6 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
   });
   it('azar\'s failing mediation takes a state\'s new talks (as mediator, or as a party to them when of role mediator) and new violence, which makes a mediator held fail; a state whose last talks no violence followed, and a mediator that is no state, stay out; later violence taken into the window, older left out; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('azar');
-    const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
     const graph = GraphIndex.fromRecords(
       [
         actor('s1', { actor_type: 'state' }), actor('s3', { actor_type: 'state' }), actor('x', { actor_type: 'ngo' }), actor('g', { actor_type: 'community' }),
@@ -1868,6 +1883,81 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
     // violence no earlier than the latest held, no mediator touched: the acts within the window taken in, the older left out
     putLogged(graph, [datedEvent('e4', 'ASSAULT', '2024-03-10'), datedEvent('e5', 'COERCE', '2023-12-01')], []);
     expectGrownRecords(rules, 'az_failing_mediation', graph, mediation, run, '[e2,e3,e4,s1,s2,t1,t2]-[s1,s2]');
+    // violence later than the latest held, no mediator touched: s3, whose last talks no violence followed, now fails
+    putLogged(graph, [datedEvent('e6', 'ASSAULT', '2024-03-25')], []);
+    expectGrownRecords(rules, 'az_failing_mediation', graph, mediation, run, '[e2,e3,e4,e6,s1,s2,s3,t0,t1,t2]-[s1,s2,s3]');
+  });
+
+  it('fearon\'s breaks and rival accounts are found again at a write that adds a Document some argument\'s provenance names (its reliability weighs the argument), kept at one that adds a Document no argument names; a Document rewritten has them found again too; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fearon');
+    const document = (id: string, reliability: number): NodeRecord => ({ id, labels: ['Document'], properties: { source: `https://${id}.example/report`, reliability }, confidence: 1, recorded_at: at, provenance: [{ source: id, timestamp: at }] });
+    // e1, a's assault after its pledge, and x1 contradict each other with equal weight: both disputed, neither rejected
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        datedClaim('c1', 'Commitment', 'we pledge a ceasefire', '2024-01-01'), datedEvent('e1', 'ASSAULT', '2024-02-01'),
+        datedClaim('x1', 'Position', 'no assault took place', '2024-02-02'), datedEvent('z', 'PROTEST', '2024-04-01'),
+      ],
+      [edge('o1', 'OPPOSES', 'a', 'b'), edge('s1', 'ASSERTS', 'a', 'c1'), edge('p1', 'PARTICIPATES_IN', 'a', 'e1', 'perpetrator'), edge('s2', 'ASSERTS', 'c', 'x1'), edge('k', 'CONTRADICTS', 'x1', 'e1')],
+    );
+    const breaks = keptBreaks(rules);
+    run(graph);
+    expect(breaks(graph)).toEqual(['br(a-c1,[e1])']);
+    putLogged(graph, [document('doc-elsewhere', 0.1)], []);
+    expectGrownRecords(rules, 'fe_breaks', graph, breaks, run, ['br(a-c1,[e1])']);
+    // e1's source rated low: e1 is rejected, x1 accepted, and the break rests on nothing
+    putLogged(graph, [document('doc-e1', 0.1)], []);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'fe_breaks', graph)).toBe(0);
+    expect(breaks(graph)).toEqual([]);
+    expect(breaks(graph)).toEqual(breaks(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+    // the same Document rated again: a record replaced, every answer found again, and the break back
+    putLogged(graph, [document('doc-e1', 1)], []);
+    expect(breaks(graph)).toEqual(['br(a-c1,[e1])']);
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+
+    // b's denial of its losses against a's figures, disputed by c's claim: a rival account, until the denial's source is rated low
+    const accountsGraph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        datedClaim('s1', 'Position', 'they lost hundreds of fighters', '2024-03-01'), datedClaim('s2', 'Denial', 'we deny any losses among our troops', '2024-03-02'),
+        datedClaim('x1', 'Position', 'the report is true', '2024-03-03'),
+      ],
+      [edge('o1', 'OPPOSES', 'a', 'b'), edge('t1', 'ASSERTS', 'a', 's1'), edge('t2', 'ASSERTS', 'b', 's2'), edge('t3', 'ASSERTS', 'c', 'x1'), edge('k', 'CONTRADICTS', 'x1', 's2')],
+    );
+    const accounts = keptAccounts(rules);
+    run(accountsGraph);
+    expect(accounts(accountsGraph)).toEqual(['[k,s2,x1]', 'ra(a-b,[s1,s2])']);
+    putLogged(accountsGraph, [document('doc-s2', 0.1)], []);
+    rules.solveLibrary('true', [], { graph: accountsGraph });
+    expect(keptUnder(rules, 'fe_accounts', accountsGraph)).toBe(0);
+    expect(accounts(accountsGraph)).toEqual(['[]']);
+    expect(accounts(accountsGraph)).toEqual(accounts(copyOf(accountsGraph)));
+    expect(run(accountsGraph)).toEqual(run(copyOf(accountsGraph)));
+  });
+
+  it('azar\'s context grows with a held community\'s new identity claim, and its preconditions, state repression and linkage, read from the context, follow it at a write of edges alone between nodes held (identity claims, one of a group the state attacked, an opposition that makes an ally\'s partner a party), the linkage grown; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('azar');
+    const graph = GraphIndex.fromRecords(
+      [
+        actor('g', { actor_type: 'community' }), actor('s', { actor_type: 'state' }), actor('k', { actor_type: 'armed_group' }), actor('f', { actor_type: 'state' }), actor('w'), actor('v'),
+        datedClaim('id', 'Position', 'our people are hunted', '2024-03-01'), datedClaim('c0', 'Position', 'rain', '2024-03-01'),
+        datedEvent('e1', 'ASSAULT', '2024-03-01'),
+      ],
+      [edge('o1', 'OPPOSES', 's', 'g'), edge('x', 'ASSERTS', 's', 'c0'), edge('al', 'ALLIED_WITH', 'f', 'w'), edge('p1', 'PARTICIPATES_IN', 's', 'e1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'k', 'e1', 'target')],
+    );
+    const ctx = firstAnswer(rules, 'azar', 'az_ctx(C), format(string(L), "~w", [C])');
+    const findings = firstAnswer(rules, 'azar', 'findall(K-V, finding(K, V, _, _, _), F), format(string(L), "~w", [F])');
+    run(graph);
+    expect(ctx(graph)).toEqual('ctx([g,k,s],[g-([])],[f,s])');
+    const before = findings(graph);
+    // the community held names its identity, and so does the armed group the state attacked; w, an ally's partner, opposes v
+    putLogged(graph, [], [edge('a1', 'ASSERTS', 'g', 'id'), edge('a2', 'ASSERTS', 'k', 'id'), edge('o2', 'OPPOSES', 'w', 'v')]);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'az_linkage', graph)).toBe(1); // grown with the context, not found again
+    expectGrownRecords(rules, 'az_ctx', graph, ctx, run, 'ctx([g,k,s,v,w],[g-[id],k-[id]],[f,s])');
+    expect(findings(graph)).not.toEqual(before);
+    expect(findings(graph)).toEqual(findings(copyOf(graph)));
   });
 });
-

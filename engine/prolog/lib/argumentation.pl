@@ -91,6 +91,18 @@ arg_weigh(w(Args, Statuses, Weights, Rejected)) :-
     arg_grounded(Args, Defeats, Statuses),
     assoc_to_list(Statuses, Pairs), findall(Id, member(Id-rejected, Pairs), Rejected).
 
+% statuses_may_move(+Added): a write (added(Nodes, Props, Edges), the flat lists of lib/graph.pl grown/3) may move the
+% statuses: it adds a CONTRADICTS or SUPPORTS edge, or a Document that is some argument's source (its reliability and
+% its URL's host weigh the argument: arg_weight/3). A growth that reads the statuses (not_rejected/2) fails then, its
+% set found again whole. Only a Document whose id a provenance names counts: the ingest adds one for every document
+% it reads, and most are sources of no argument. A Document rewritten (its reliability changed) replaces a record,
+% which has every answer found again (engine/store/graph-changes.ts addedSince)
+statuses_may_move(added(Nodes, _, Edges)) :- ( weighed_edge_added(Edges) -> true ; source_document_added(Nodes) ).
+
+weighed_edge_added([_, Type, _, _, _, _ | Rest]) :- ( memberchk(Type, ['CONTRADICTS', 'SUPPORTS']) -> true ; weighed_edge_added(Rest) ).
+
+source_document_added([Id, Label | Rest]) :- ( Label == 'Document', argument_source(_, Id) -> true ; source_document_added(Rest) ).
+
 % arg_defeat(+Weights, +A-B): the attack of A on B succeeds: B is not strictly preferred to A
 arg_defeat(Weights, A-B) :-
     get_assoc(A, Weights, WA-_), get_assoc(B, Weights, WB-_),
