@@ -100,3 +100,29 @@ describe('galtung\'s justified acts (frameworks/galtung/rules.pl gt_justified_ac
     expect(statements(run(graph))['violence=cultural']).toBe('Cultural violence: 3 claims (0 dehumanising the other side, 3 justifying violence), by Army.');
   });
 });
+
+describe('galtung\'s direct violence sentence (frameworks/galtung/rules.pl gt_direct_sentence/1)', () => {
+  it('names the four perpetrators with the most ASSAULT and COERCE events together, ties in actor order, and counts the others', () => {
+    // labels sort the other way round from ids, so that a tie broken by label would name other actors
+    const labels: Record<string, string> = { p1: 'Zulu Front', p2: 'Yankee Guard', p3: 'X-ray Militia', p4: 'Whiskey Unit', p5: 'Victor Police', p6: 'Uniform Band' };
+    // p1: two ASSAULTs and a COERCE (3); p2: two COERCEs (2); p3: two ASSAULTs (2); p4, p5 (a COERCE) and p6 one each
+    const perpetrated: [string, string][] = [['p1', 'v1'], ['p1', 'v2'], ['p1', 'v6'], ['p2', 'v6'], ['p2', 'v7'], ['p3', 'v1'], ['p3', 'v3'], ['p4', 'v4'], ['p5', 'v7'], ['p6', 'v5']];
+    const graph = GraphIndex.fromRecords(
+      [
+        ...Object.entries(labels).map(([id, label]) => node(id, 'Actor', { label })),
+        node('civ', 'Actor', { label: 'Villagers' }),
+        ...['v1', 'v2', 'v3', 'v4', 'v5'].map((id, i) => node(id, 'Event', { event_type: 'ASSAULT', label: `raid ${id}`, date: '2024-05-01', fatalities: i === 0 ? 4 : i === 2 ? 2 : 0 })),
+        ...['v6', 'v7'].map((id) => node(id, 'Event', { event_type: 'COERCE', label: `eviction ${id}`, date: '2024-05-01' })),
+        node('v8', 'Event', { event_type: 'PROTEST', label: 'march', date: '2024-05-01' }),
+      ],
+      [
+        ...perpetrated.map(([actor, event]) => edge(`p-${actor}-${event}`, 'PARTICIPATES_IN', actor, event, 'perpetrator')),
+        ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'].map((event) => edge(`t-${event}`, 'PARTICIPATES_IN', 'civ', event, 'target')),
+        edge('p-civ-v8', 'PARTICIPATES_IN', 'civ', 'v8', 'perpetrator'),
+      ],
+    );
+    expect(statements(run(graph))['violence=direct']).toBe(
+      'Direct violence: 7 ASSAULT or COERCE events with 6 fatalities reported, by Zulu Front, Yankee Guard, X-ray Militia, Whiskey Unit and 2 others.',
+    );
+  });
+});
