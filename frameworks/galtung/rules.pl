@@ -63,13 +63,16 @@ gt_cultural_(Dehumanising-Justifying) :-
     append([Said, Outright, Justifications, OfActs], J0), sort(J0, Justifying).
 
 % gt_justified_acts(+Justifications, -OfViolence): the Justification claims that speak of (REFERS_TO) direct violence.
-% The REFERS_TO edges are read once and those of the claims selected in one walk of both sorted lists, where a lookup
-% of each claim's edges took some 65k inferences at 1M facts (6,347 Justification claims, not one REFERS_TO edge)
+% The REFERS_TO edges are read once, grouped by the event they refer to; one walk of both sorted lists picks the direct
+% acts' groups and the claims that refer to them are intersected with the Justification claims. A lookup of each
+% claim's edges cost some 50k inferences at 1M facts (6,347 Justification claims); testing each referred event with
+% ord_memberchk/2 against every ASSAULT and COERCE event was quadratic: 16.6M inferences for 6,000 Justification
+% claims referring to 11,000 ASSAULT events, near the default limit of 20M, against some 93k so
 gt_justified_acts(J, OfViolence) :-
     gt_direct(Direct),
-    findall(C-E, edge(_, 'REFERS_TO', C, E, _), Refs0), sort(Refs0, Refs), group_pairs_by_key(Refs, ByClaim),
-    select_groups(J, ByClaim, Referring),
-    ids(C, ( member(C-Es, Referring), member(E, Es), ord_memberchk(E, Direct) ), OfViolence).
+    findall(E-C, edge(_, 'REFERS_TO', C, E, _), Refs0), sort(Refs0, Refs), group_pairs_by_key(Refs, ByEvent),
+    select_groups(Direct, ByEvent, OfActs), grouped_ids(OfActs, Referring0), sort(Referring0, Referring),
+    ord_intersection(J, Referring, OfViolence).
 
 keywords(gt_structural_words, [exclud, exclusion, depriv, discriminat, poverty, impoverish, marginalis, marginaliz,
     'denied access', 'deny access', 'denies access', 'denied the right', 'no access', 'without access', 'cut off from',
@@ -91,8 +94,9 @@ gt_kind(cultural, 3, cultural_violence, 'cultural').
 % Two actors are opposing when an OPPOSES edge joins them (either way), or one acts against the
 % other: a hostile event (ASSAULT, COERCE, THREATEN, SANCTION) with the other as target, or a
 % Threat, Accusation, Demand or RedLine aimed at the other (TARGETS). gt_adjacency/1 builds, once,
-% each actor's adversaries from the set predicates (link_pairs) and the OPPOSES edges, indexed by
-% actor; the speakers on each issue and the holders of each interest type are then looked up in it.
+% each pair of adversaries from the set predicates (link_pairs) and the OPPOSES edges, kept once under
+% the first of its two actors (gt_adjacency_/1); the speakers on each issue and the holders of each
+% interest type are then looked up in it.
 
 % gt_model(-m(Adj, ByIssue, BySet, Ids)): the adjacency, the speakers by issue, Set-Evidence for each contested set
 % with an opposed pair (sorted by set) and the contradiction, their evidence's union
@@ -252,10 +256,6 @@ gt_pair_ids(A-B, Groups, Ids) :-
     memberchk(A-IdsA, Groups),
     ( A == B -> Ids = IdsA ; memberchk(B-IdsB, Groups), append(IdsA, IdsB, Ids) ).
 
-% ---- ordered lists (one pass over sorted lists, deterministic) --------------------------
-
-% the values of a Key-Values list, appended
-
 % ---- sentences -------------------------------------------------------------------
 
 % ' by A, B and C' when the evidence names who did or said it
@@ -338,9 +338,7 @@ finding(abc, Corners, Sentence, Ids, [Rule | Corners]) :-
 % does not walk: append/2 walked every list, the behaviour corner's too (every event: 57k at 1M facts)
 gt_union(Lists, Ids) :-
     map_list_to_pairs(length, Lists, Keyed), keysort(Keyed, ByLength), pairs_values(ByLength, Ordered),
-    reverse(Ordered, [Longest | Shorter]), foldl(gt_in_front, Shorter, Longest, Ids0), sort(Ids0, Ids).
-
-gt_in_front(List, Tail, All) :- append(List, Tail, All).
+    reverse(Ordered, [Longest | Shorter]), foldl(append, Shorter, Longest, Ids0), sort(Ids0, Ids).
 
 % a corner and its evidence; for contradiction the first issue or interest type that shows it is enough
 gt_corner(contradiction, Ev) :- !, gt_sides(Sides), gt_contested_set(Set), gt_set_opposed(Set, Sides, Ev), !.

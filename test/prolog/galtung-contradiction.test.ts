@@ -69,3 +69,60 @@ describe('galtung\'s contradiction (frameworks/galtung/rules.pl gt_model/1)', ()
     expect(run(graph)).toEqual(run(copy));
   });
 });
+
+const statements = (result: unknown) => Object.fromEntries((result as { findings: { key: string; value: unknown; statement: string }[] }).findings.map((f) => [`${f.key}=${String(f.value)}`, f.statement]));
+
+describe('galtung\'s justified acts (frameworks/galtung/rules.pl gt_justified_acts/2)', () => {
+  it('counts a Justification claim as justifying violence when it refers to an ASSAULT or COERCE event, and no other claim or reference', () => {
+    const justification = (id: string) => node(id, 'Claim', { type: 'Justification', text: `statement ${id}` });
+    const graph = GraphIndex.fromRecords(
+      [
+        node('a', 'Actor', { label: 'Army' }),
+        node('e1', 'Event', { event_type: 'ASSAULT', label: 'shelling', date: '2024-05-01' }),
+        node('e2', 'Event', { event_type: 'COERCE', label: 'curfew', date: '2024-05-01' }),
+        node('e3', 'Event', { event_type: 'PROTEST', label: 'march', date: '2024-05-01' }),
+        node('e4', 'Event', { event_type: 'THREATEN', label: 'ultimatum', date: '2024-05-01' }),
+        // the claims' ids sort unlike the events they refer to
+        ...['j1', 'j2', 'j3', 'j4', 'j5', 'j6'].map(justification),
+        node('g1', 'Claim', { type: 'Grievance', text: 'statement g1' }), node('p1', 'Claim', { type: 'Position', text: 'statement p1' }),
+      ],
+      [
+        edge('r1', 'REFERS_TO', 'j1', 'e2'), // a COERCE: justifying
+        edge('r2', 'REFERS_TO', 'j2', 'e3'), // a PROTEST only
+        edge('r3', 'REFERS_TO', 'j3', 'e4'), edge('r4', 'REFERS_TO', 'j3', 'e1'), // a THREATEN and an ASSAULT: justifying, once
+        edge('r5', 'REFERS_TO', 'j4', 'j1'), edge('r6', 'REFERS_TO', 'j4', 'a'), // a claim and an actor only
+        edge('r7', 'REFERS_TO', 'j6', 'e1'), // the ASSAULT j3 refers to as well: justifying
+        edge('r8', 'REFERS_TO', 'g1', 'e1'), edge('r9', 'REFERS_TO', 'p1', 'e2'), // not Justification claims
+        ...['j1', 'j2', 'j3', 'j4', 'j5', 'j6', 'g1', 'p1'].map((claim) => edge(`s-${claim}`, 'ASSERTS', 'a', claim)),
+      ],
+    );
+    expect(answer('claims_of_type(\'Justification\', J), gt_justified_acts(J, L)')(graph)).toEqual(['j1', 'j3', 'j6']);
+    expect(statements(run(graph))['violence=cultural']).toBe('Cultural violence: 3 claims (0 dehumanising the other side, 3 justifying violence), by Army.');
+  });
+});
+
+describe('galtung\'s direct violence sentence (frameworks/galtung/rules.pl gt_direct_sentence/1)', () => {
+  it('names the four perpetrators with the most ASSAULT and COERCE events together, ties in actor order, and counts the others', () => {
+    // labels sort the other way round from ids, so that a tie broken by label would name other actors
+    const labels: Record<string, string> = { p1: 'Zulu Front', p2: 'Yankee Guard', p3: 'X-ray Militia', p4: 'Whiskey Unit', p5: 'Victor Police', p6: 'Uniform Band' };
+    // p1: two ASSAULTs and a COERCE (3); p2: two COERCEs (2); p3: two ASSAULTs (2); p4, p5 (a COERCE) and p6 one each
+    const perpetrated: [string, string][] = [['p1', 'v1'], ['p1', 'v2'], ['p1', 'v6'], ['p2', 'v6'], ['p2', 'v7'], ['p3', 'v1'], ['p3', 'v3'], ['p4', 'v4'], ['p5', 'v7'], ['p6', 'v5']];
+    const graph = GraphIndex.fromRecords(
+      [
+        ...Object.entries(labels).map(([id, label]) => node(id, 'Actor', { label })),
+        node('civ', 'Actor', { label: 'Villagers' }),
+        ...['v1', 'v2', 'v3', 'v4', 'v5'].map((id, i) => node(id, 'Event', { event_type: 'ASSAULT', label: `raid ${id}`, date: '2024-05-01', fatalities: i === 0 ? 4 : i === 2 ? 2 : 0 })),
+        ...['v6', 'v7'].map((id) => node(id, 'Event', { event_type: 'COERCE', label: `eviction ${id}`, date: '2024-05-01' })),
+        node('v8', 'Event', { event_type: 'PROTEST', label: 'march', date: '2024-05-01' }),
+      ],
+      [
+        ...perpetrated.map(([actor, event]) => edge(`p-${actor}-${event}`, 'PARTICIPATES_IN', actor, event, 'perpetrator')),
+        ...['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'].map((event) => edge(`t-${event}`, 'PARTICIPATES_IN', 'civ', event, 'target')),
+        edge('p-civ-v8', 'PARTICIPATES_IN', 'civ', 'v8', 'perpetrator'),
+      ],
+    );
+    expect(statements(run(graph))['violence=direct']).toBe(
+      'Direct violence: 7 ASSAULT or COERCE events with 6 fatalities reported, by Zulu Front, Yankee Guard, X-ray Militia, Whiskey Unit and 2 others.',
+    );
+  });
+});
