@@ -16,13 +16,20 @@
  * performance entries). The baseline, in the same run: the same graph's indexes built in this thread from its records
  * in memory (GraphIndex.fromRecords), the floor of a replica's build with no transfer.
  *
+ * Memory, for the replica's two ways (replicas.ts: a worker reads the store's snapshot file when it holds the graph as it
+ * is, else it builds from chunks): the process's peak RSS (the kernel's high-water mark: the main thread's graph, the
+ * workers' replicas and whatever a read held at once), and each worker's heap and array buffers, the most of the samples
+ * taken every second while the first heavy query waits (a sample is answered between a worker's steps, so a peak held
+ * inside one synchronous step is not seen: the RSS is the bound). `--chunks` makes the workers build from chunks, as if
+ * the file did not hold the graph as it is (a write since the load), to compare the two ways on one store.
+ *
  * `--preload-max-facts` lowers the pool's preload bound (ReasoningOptions.preloadMaxFacts, default 1,000,000), so that a
  * graph of 1M facts is one above it, quicker to iterate on than 10M; `--call-timeout-ms` lowers the call's deadline (default
  * 120 s) below the copy's build, as 120 s is below it at 10M under load. Besides the timings it prints counts the load does
  * not change: the copies made, the refusals, and the worker threads started (a thread ended at a call's deadline is
  * replaced by a new one).
  *
- *   PARLEY_HEAP_MB=8000 npx tsx bench/first-heavy-query.ts --store /tmp/parley-10m/store --graph g10000000 [--young-mb 12] [--preload-max-facts 500000] [--call-timeout-ms 120000]
+ *   PARLEY_HEAP_MB=8000 npx tsx bench/first-heavy-query.ts --store /tmp/parley-10m/store --graph g10000000 [--young-mb 12] [--preload-max-facts 500000] [--call-timeout-ms 120000] [--chunks]
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -37,7 +44,7 @@ if (serveWithHeapSetting()) await new Promise(() => {});
 process.channel?.unref();
 
 const { values: args } = parseArgs({
-  options: { store: { type: 'string' }, graph: { type: 'string', default: 'g10000000' }, 'young-mb': { type: 'string', default: '12' }, 'preload-max-facts': { type: 'string' }, 'call-timeout-ms': { type: 'string' } },
+  options: { store: { type: 'string' }, graph: { type: 'string', default: 'g10000000' }, 'young-mb': { type: 'string', default: '12' }, 'preload-max-facts': { type: 'string' }, 'call-timeout-ms': { type: 'string' }, chunks: { type: 'boolean', default: false } },
 });
 if (!args.store) throw new Error('--store: the directory of a store holding bench/store\'s graph (bench/store.ts, --keep)');
 const HEAVY = 'MATCH (a:Actor)-[r]->(b) RETURN count(*) AS n';
@@ -65,6 +72,8 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 
 const store = await ParleyStore.open(args.store, { cacheFacts: 100_000_000 });
+// (as after a write: no snapshot file holds the graph as it is, so the replica goes in chunks)
+if (args.chunks) store.currentSnapshot = () => undefined;
 let started = performance.now();
 const graph = await store.loadGraph('bench', args.graph);
 const loadMs = performance.now() - started;
@@ -79,7 +88,22 @@ try {
   const gcBefore = mainGcMs;
   // the threads seen since, sampled (one ended at a call's deadline leaves /proc: its CPU is not counted above, but it is here)
   const threadsSeen = new Set<string>();
-  const sampling = setInterval(() => threadCpu()!.forEach((_, tid) => cpuBefore.has(tid) || threadsSeen.add(tid)), 500);
+  const rssBeforeMb = process.memoryUsage.rss() / 2 ** 20;
+  let rssPeakMb = rssBeforeMb;
+  const sampling = setInterval(() => {
+    threadCpu()!.forEach((_, tid) => cpuBefore.has(tid) || threadsSeen.add(tid));
+    rssPeakMb = Math.max(rssPeakMb, process.memoryUsage.rss() / 2 ** 20);
+  }, 500);
+  const workerPeaks = new Map<number, { heapUsed: number; arrayBuffers: number }>();
+  let waiting = true;
+  const memorySampling = (async () => {
+    while (waiting) {
+      for (const { worker, heapUsed, arrayBuffers } of await pool.workerMemory(false, 1_000)) {
+        const peak = workerPeaks.get(worker) ?? { heapUsed: 0, arrayBuffers: 0 };
+        workerPeaks.set(worker, { heapUsed: Math.max(peak.heapUsed, heapUsed), arrayBuffers: Math.max(peak.arrayBuffers, arrayBuffers) });
+      }
+    }
+  })();
   started = performance.now();
   let refused = 0;
   for (;;) {
@@ -94,6 +118,9 @@ try {
   }
   const firstMs = performance.now() - started;
   clearInterval(sampling);
+  waiting = false;
+  await memorySampling;
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const cpu = cpuByKind(cpuBefore, threadCpu()!);
   const gcMs = mainGcMs - gcBefore;
   const copies = [...pool.heldReplicas().values()].flat().filter((replica) => replica.graphId === args.graph);
@@ -120,6 +147,8 @@ try {
   console.log(`| of it: CPU, main thread / reasoning workers / the other threads (V8's helpers, libuv's); the main thread's GC pauses | ${s(cpu.main ?? 0)} / ${s(cpu.workers ?? 0)} / ${s(cpu.helpers ?? 0)}; ${s(gcMs)} | |`);
   console.log(`| the heavy query again, on the replica / Q5 | ${s(againMs)} / ${s(q5Ms)} | |`);
   console.log(`| baseline: the same indexes from the records in memory, this thread, wall / CPU | ${s(fromRecordsMs)} / ${s(fromRecordsCpuMs)} | |`);
+  console.log(`| the process's RSS, MB (replica from ${args.chunks ? 'chunks' : 'the snapshot file'}): before the first heavy query / the most sampled while it waited (each 0.5 s) / the process's peak (getrusage) | ${Math.round(rssBeforeMb)} / ${Math.round(rssPeakMb)} / ${Math.round(peakRssMb)} | |`);
+  console.log(`| each worker's peak heap used / array buffers while the first heavy query waited, sampled each second, MB | ${[...workerPeaks.values()].map((peak) => `${Math.round(peak.heapUsed / 2 ** 20)} / ${Math.round(peak.arrayBuffers / 2 ** 20)}`).join(', ')} | |`);
   console.log(`| workers' heap used, MB | ${workers.map((worker) => Math.round(worker.heapUsed / 2 ** 20)).join(', ')} | |`);
 } finally {
   await pool.close();

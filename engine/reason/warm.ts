@@ -3,8 +3,11 @@
  * graphs the store held in memory at its last closes are loaded again, and a replica of each
  * sent to the reasoning workers, in the background, one graph at a time, so that the first call
  * on any of them pays neither the store load nor the replica snapshot (at 100k facts, seconds of
- * a cold start). Which first: the graph the restart preload names (preload.ts: the one last
- * assessed or preloaded), then the others, most recently written first. Bounded: graphs of at
+ * a cold start). One at a time in the workers too: a worker reads a graph's snapshot file itself,
+ * and the files sent together are read together, the smallest done first, so the next graph goes
+ * out once the workers hold the one before (its load from the store meanwhile), and the first
+ * call after a restart, on the remembered graph, finds its replica first. Which first: the graph
+ * the restart preload names (preload.ts: the one last assessed or preloaded), then the others, most recently written first. Bounded: graphs of at
  * most `maxFacts` facts together, at most `maxGraphs` graphs (the workers' replica bound), a
  * snapshot file larger than SNAPSHOT_BYTES_PER_FACT bytes per fact of the budget left never
  * read, so a graph that cannot fit costs no memory to find out.
@@ -20,7 +23,7 @@
  */
 import { NotFoundError } from '../errors.ts';
 import type { ParleyStore } from '../store/store.ts';
-import type { ReplicaSource } from './replicas.ts';
+import { REPLICA_WAIT_MS, type ReplicaSource } from './replicas.ts';
 
 /**
  * The snapshot bytes per fact beyond which a graph is taken to be too large for the budget left
@@ -29,6 +32,8 @@ import type { ReplicaSource } from './replicas.ts';
 const SNAPSHOT_BYTES_PER_FACT = 100;
 /** How long the warm-up waits for the workers to start (their engines, the rule modules) before it gives up. */
 const WORKERS_START_WAIT_MS = 60_000;
+/** How often the warm-up looks whether the workers hold the replica sent (ReplicaSource.heldReplicas, what they last said). */
+const HELD_POLL_MS = 25;
 
 export interface WarmBounds {
   /** Facts of the graphs warmed together, the remembered one included (0: none warmed). */
@@ -67,6 +72,7 @@ export async function warmGraphs(
   const warmed: { tenant: string; graphId: string }[] = [];
   let facts = 0;
   let held = 0;
+  let sent: Promise<void> = Promise.resolve();
   for (const graph of ordered) {
     if (stopped() || warmed.length >= bounds.maxGraphs) break;
     const left = bounds.maxFacts - facts;
@@ -75,7 +81,10 @@ export async function warmGraphs(
       const loaded = await store.loadGraph(graph.tenant, graph.graphId);
       if (stopped()) break;
       if (loaded.factCount > left) continue;
+      await sent;
+      if (stopped()) break;
       await source.warm(graph.tenant, graph.graphId);
+      sent = replicated(source, graph, workers.count, stopped);
       facts += loaded.factCount;
       if (loaded.factCount <= bounds.preloadMaxFacts && (warmed.length === 0 || held + loaded.factCount <= bounds.viewFacts)) {
         held += loaded.factCount;
@@ -87,4 +96,14 @@ export async function warmGraphs(
     }
   }
   return warmed;
+}
+
+/**
+ * Resolves once `workers` workers hold a replica of the graph, or after REPLICA_WAIT_MS (a worker that will not keep it,
+ * or one replaced meanwhile: the order is lost, not the warm-up), or once stopped.
+ */
+async function replicated(source: ReplicaSource, graph: { tenant: string; graphId: string }, workers: number, stopped: () => boolean): Promise<void> {
+  const deadline = Date.now() + REPLICA_WAIT_MS;
+  const holding = () => [...source.heldReplicas().values()].filter((replicas) => replicas.some(({ tenant, graphId }) => tenant === graph.tenant && graphId === graph.graphId)).length;
+  while (holding() < workers && Date.now() < deadline && !stopped()) await new Promise((resolve) => setTimeout(resolve, HELD_POLL_MS));
 }

@@ -53,9 +53,6 @@ describe('warming the graphs after a restart', () => {
    * being read when the hold comes, and is made once, held; one made from chunks was made warm, then held.
    */
   const heldOnce = <T extends { key: string; by: string }>(received: T[]) => received.filter(({ key, by }, i) => by !== 'warm' || !received.slice(i + 1).some((later) => later.key === key && later.by === 'hold'));
-  /** In the order the warm-up named the graphs (warmGraphs' answer says it): the files of several are read at once, the smallest done first. */
-  const warmOrder = [graphKey('t', 'remembered'), graphKey('t', 'large'), graphKey('u', 'newer'), graphKey('t', 'older')];
-  const byKey = <T extends { key: string }>(received: T[]) => [...received].sort((a, b) => warmOrder.indexOf(a.key) - warmOrder.indexOf(b.key));
 
   it('loads and replicates the remembered graph first, then the most recently written, within the facts bound, never reading a graph too large for it', async () => {
     const source = new ReplicaSource(store, 'parley-warm-test');
@@ -77,7 +74,8 @@ describe('warming the graphs after a restart', () => {
       expect(store.loadedGeneration('t', 'large')).toBeUndefined();
       // the workers' replicas, each held by the one worker while the views fit its bound
       for (let waited = 0; waited < 10_000 && heldOnce(received).length < 3; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(byKey(heldOnce(received))).toEqual([
+      // (made in the warm-up's order, though older's file is smaller than newer's: the next goes out once the one before is held)
+      expect(heldOnce(received)).toEqual([
         { key: graphKey('t', 'remembered'), by: 'hold', facts: facts.remembered },
         { key: graphKey('u', 'newer'), by: 'hold', facts: facts.newer },
         { key: graphKey('t', 'older'), by: 'warm', facts: facts.older },
@@ -102,8 +100,8 @@ describe('warming the graphs after a restart', () => {
     try {
       expect(await warmGraphs(store, source, oneWorker, remembered, { ...bounds, preloadMaxFacts: facts.large }, () => false)).toEqual([remembered, { tenant: 'u', graphId: 'newer' }]);
       await until(() => received.some(({ key }) => key === graphKey('u', 'newer')) && received.some(({ key, by }) => key === graphKey('t', 'large') && by === 'hold'));
-      // (in the order their replicas were made: the files are read at once, the smaller one first done)
-      expect(byKey(heldOnce(received))).toEqual([
+      // the remembered graph's replica made first, though its file is the larger: the next went out once it was held
+      expect(heldOnce(received)).toEqual([
         { key: graphKey('t', 'large'), by: 'hold' },
         { key: graphKey('u', 'newer'), by: 'warm' },
       ]);
@@ -162,6 +160,40 @@ describe('warming the graphs after a restart', () => {
       expect([...pool.heldViews().values()].map(({ graphs, handOvers }) => ({ graphs, handOvers }))).toEqual([{ graphs: [{ tenant: 't', graphId: 'large' }], handOvers: 1 }]);
     } finally {
       await pool.close();
+    }
+  });
+});
+
+describe('the warm-up after a restart, where the remembered graph\'s snapshot file is the larger', () => {
+  let dir: string;
+  let store: ParleyStore;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-warm-order-'));
+    const location = path.join(dir, 'store');
+    const first = await ParleyStore.open(location);
+    await first.writeGraph('t', 'remembered', actors(50_000, 'r'));
+    await first.writeGraph('t', 'small', actors(5, 's'));
+    await first.close();
+    store = await ParleyStore.open(location);
+  }, 120_000);
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('has the workers make the remembered graph\'s replica first, the next graph sent once they hold it', async () => {
+    const source = new ReplicaSource(store, 'parley-warm-order');
+    const made: string[] = [];
+    const replicas = new ReplicaSet('parley-warm-order', 8, (at) => made.push(at.key));
+    try {
+      const warmed = await warmGraphs(store, source, oneWorker, { tenant: 't', graphId: 'remembered' }, { maxFacts: 1_000_000, maxGraphs: 8, viewFacts: 0, preloadMaxFacts: 0 }, () => false);
+      expect(warmed).toEqual([{ tenant: 't', graphId: 'remembered' }, { tenant: 't', graphId: 'small' }]);
+      for (let waited = 0; waited < 30_000 && made.length < 2; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      // (sent together, the small file would be read and built first)
+      expect(made).toEqual([graphKey('t', 'remembered'), graphKey('t', 'small')]);
+    } finally {
+      replicas.close();
+      source.close();
     }
   });
 });
