@@ -70,8 +70,14 @@ az_in_ctx(Compute, Answer) :- az_ctx(Ctx), call(Compute, Ctx, Answer).
 
 az_ctx_(ctx(Parties, Groups, States)) :- az_parties(Parties), az_identity_groups(Groups), az_state_actors(States).
 
+% the actor types of a state, and the event types of a hostile act (the library's hostile_event_type/1 less ACCUSE), for
+% the context's fresh run (az_state_actors/1, az_parties/1) and its growth (az_own_state/1, az_own_party/1) both; the
+% claim types are the library's hostile_claim_type/1
+az_state_type(T) :- member(T, [state, government, armed_forces, police]).
+az_hostile_event_type(T) :- member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']).
+
 az_state_actors(S) :-
-    findall(Ids, (member(T, [state, government, armed_forces, police]), nodes_where('Actor', actor_type, T, Ids)), L),
+    findall(Ids, (az_state_type(T), nodes_where('Actor', actor_type, T, Ids)), L),
     append(L, S0), sort(S0, S).
 
 % added_answer(az_ctx, ...): the context grown with a write, where a write of an actor, a claim, an event or one of
@@ -91,9 +97,9 @@ added_answer(az_ctx, Added, ctx(Parties0, Groups0, States0), ctx(Parties, Groups
 az_own_party(X) :- actor_role(X, R), memberchk(R, [party, spoiler]), !.
 az_own_party(X) :-
     member(Role, [perpetrator, target]), own_ends(X, 'PARTICIPATES_IN', Role, 'Event', Es), member(E, Es), event(E, T),
-    memberchk(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), !.
-az_own_party(X) :- member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), own_claims(X, T, [_|_]), !.
-az_own_party(X) :- edge(_, 'TARGETS', C, X, _), claim(C, T), memberchk(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), !.
+    az_hostile_event_type(T), !.
+az_own_party(X) :- hostile_claim_type(T), own_claims(X, T, [_|_]), !.
+az_own_party(X) :- edge(_, 'TARGETS', C, X, _), claim(C, T), hostile_claim_type(T), !.
 az_own_party(X) :- ( edge(_, 'OPPOSES', X, _, _) ; edge(_, 'OPPOSES', _, X, _) ), !.
 
 % az_own_identity(+X, +Words, -Claims): X is one of az_identity_groups/1, with the identity claims it makes, read from
@@ -105,7 +111,7 @@ az_own_identity(X, W, Claims) :-
     own_ends(X, 'ASSERTS', _, 'Claim', Cs), own_mentioning(Cs, W, Claims),
     ( Community == true -> true ; Claims \== [] -> true ; own_mentioning([X], W, [_]) ).
 
-az_own_state(X) :- actor_type(X, T), memberchk(T, [state, government, armed_forces, police]), !.
+az_own_state(X) :- actor_type(X, T), az_state_type(T), !.
 
 % az_parties(-Parties): role party or spoiler, and every actor on either side of a hostile relation:
 % an OPPOSES edge, a hostile event (ASSAULT, COERCE, THREATEN, SANCTION) as perpetrator or target,
@@ -113,9 +119,9 @@ az_own_state(X) :- actor_type(X, T), memberchk(T, [state, government, armed_forc
 % predicates; only lists of actors are walked; the OPPOSES edges, few, are read one by one)
 az_parties(Ps) :-
     nodes_where('Actor', role, party, P1), nodes_where('Actor', role, spoiler, P2),
-    findall(K, (member(T, ['ASSAULT', 'COERCE', 'THREATEN', 'SANCTION']), events_of_type(T, Es), nonempty(Es),
+    findall(K, (az_hostile_event_type(T), events_of_type(T, Es), nonempty(Es),
                 ( perpetrators(Es, G) ; targets(Es, G) ), pairs_keys(G, K)), L1),
-    findall(K, (member(T, ['Threat', 'Accusation', 'Demand', 'RedLine']), claims_of_type(T, Cs), nonempty(Cs),
+    findall(K, (hostile_claim_type(T), claims_of_type(T, Cs), nonempty(Cs),
                 ( speakers(Cs, G) ; group_by_edge(Cs, 'TARGETS', out, _, G) ), pairs_keys(G, K)), L2),
     findall([A, B], edge(_, 'OPPOSES', A, B, _), L3),
     append([[P1, P2], L1, L2, L3], L), append(L, P0), sort(P0, Ps).

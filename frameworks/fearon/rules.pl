@@ -114,7 +114,7 @@ added_answer(fe_breaks, Added, Breaks0, Breaks) :-
     added_ends(Added, Ends), keywords(fe_pledge_words, PW),
     findall(Rec, ( member(M, Ends), fe_own_record(M, PW, Rec) ), Recs),
     fe_record_breaks(Recs, New),
-    ( New == [] -> Breaks = Breaks0 ; append(New, Breaks0, All), sort(1, @<, All, Breaks) ).
+    ( New == [] -> Breaks = Breaks0 ; put_by_subject(Breaks0, New, Breaks) ).
 
 % fe_own_record(+Maker, +PledgeWords, -Record): Maker-r(Commitments, Acts) as fe_breaks/1 collects it, read from the
 % maker's own edges (own_claims/3, own_ends/5)
@@ -172,7 +172,7 @@ added_answer(fe_accounts, Added, Contra-Rivals0, Contra-Rivals) :-
     findall(A-B, ( member(X, Speakers), own_opponents(X, Ys), member(Y, Ys), order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ), T0), sort(T0, Touched),
     findall(p(A, B, SA, SB), ( member(A-B, Touched), fe_own_strength_claims(A, W, SA), SA \== [], fe_own_strength_claims(B, W, SB), SB \== [] ), Pairs),
     fe_pair_accounts(Pairs, New),
-    ( New == [] -> Rivals = Rivals0 ; append(New, Rivals0, All), sort(1, @<, All, Rivals) ).
+    ( New == [] -> Rivals = Rivals0 ; put_by_subject(Rivals0, New, Rivals) ).
 
 % fe_own_strength_claims(+X, +Words, -Claims): the claims about strength or casualties X asserts, read from its own edges
 fe_own_strength_claims(X, W, Claims) :- own_ends(X, 'ASSERTS', _, 'Claim', Cs), own_mentioning(Cs, W, Claims).
