@@ -1227,6 +1227,11 @@ export class ReplicaSet {
       case 'snapshot-ack':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
+    this.changed();
+  }
+
+  /** After what may change a replica or a build: says so to the main thread (when it did), and wakes the tasks waiting, each to check again. */
+  private changed(): void {
     this.announceReplicas();
     for (const waiter of [...this.waiters]) waiter();
   }
@@ -1289,8 +1294,7 @@ export class ReplicaSet {
       building.stored = 'read';
       if (ended) this.built(key, building);
     }
-    this.announceReplicas();
-    for (const waiter of [...this.waiters]) waiter();
+    this.changed();
   }
 
   /** Drops `building`, whose snapshot file could not be read, its end heard: the graph is asked for again as records, by the task waiting as it wakes, or here for a preload or a hold. */
