@@ -368,6 +368,13 @@ export class ReplicaSource {
     return this.replicasBy.get(worker)?.held.get(key)?.since;
   }
 
+  /** How many workers said they hold the replica of `key`. */
+  holders(key: string): number {
+    let count = 0;
+    for (const { held } of this.replicasBy.values()) if (held.has(key)) count++;
+    return count;
+  }
+
   /** Per worker (thread id), the graphs whose replicas it said it holds, each with the ms its snapshot took: where the copies of a graph above the preload bound are. */
   heldReplicas(): Map<number, HeldReplica[]> {
     return new Map([...this.replicasBy].map(([worker, { held }]) => [worker, [...held].sort(([a], [b]) => a.localeCompare(b)).map(([key, { builtMs }]) => ({ ...splitGraphKey(key), builtMs }))]));
