@@ -1007,9 +1007,14 @@ export class ReplicaSet {
 
   /** Drops a build whose snapshot stopped coming, and tells its sender (snapshot-stop), which frees its place for the need that follows. */
   private giveUp(key: string, building: Building): void {
+    if (building.own) this.own.postMessage({ type: 'snapshot-stop', key, id: building.id } satisfies ReplicaMessage);
+    this.leave(key);
+  }
+
+  /** Lets the build of `key` go unfinished (onBuildLeft), and forgets when the graph was last asked for: the next need goes at once. */
+  private leave(key: string): void {
     this.building.delete(key);
     this.requested.delete(key);
-    if (building.own) this.own.postMessage({ type: 'snapshot-stop', key, id: building.id } satisfies ReplicaMessage);
     this.onBuildLeft(key);
   }
 
@@ -1219,9 +1224,7 @@ export class ReplicaSet {
         // (on this worker's own channel: its sender gave up waiting for its acknowledgements; the task waiting asks again)
         const building = this.building.get(message.key);
         if (!own || !building || building.id !== message.id) return;
-        this.building.delete(message.key);
-        this.requested.delete(message.key);
-        this.onBuildLeft(message.key);
+        this.leave(message.key);
         break;
       }
       case 'need':
@@ -1306,10 +1309,8 @@ export class ReplicaSet {
 
   /** Drops `building`, whose snapshot file could not be read, its end heard: the graph is asked for again as records, by the task waiting as it wakes, or here for a preload or a hold. */
   private unread(key: string, building: Building): void {
-    this.building.delete(key);
+    this.leave(key);
     this.recordsFor.add(key);
-    this.requested.delete(key);
-    this.onBuildLeft(key);
     if (building.held || building.preloaded) {
       this.askedAhead.set(key, building.held ? 'hold' : 'preload');
       this.request({ key, generation: building.generation, version: building.version });
