@@ -264,7 +264,6 @@ if (!isMainThread) {
   } finally {
     if (!args.keep) rmSync(`${image}.store`, { recursive: true, force: true });
     rmSync(folder, { recursive: true, force: true });
-
   }
   console.log(`\nbench/cold-image: ${count(Number(args.facts))} facts (target), one engine per part`);
   console.log('| step | CPU ms | count |');

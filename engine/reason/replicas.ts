@@ -368,6 +368,13 @@ export class ReplicaSource {
     return this.replicasBy.get(worker)?.held.get(key)?.since;
   }
 
+  /** How many workers said they hold the replica of `key`. */
+  holders(key: string): number {
+    let count = 0;
+    for (const { held } of this.replicasBy.values()) if (held.has(key)) count++;
+    return count;
+  }
+
   /** Per worker (thread id), the graphs whose replicas it said it holds, each with the ms its snapshot took: where the copies of a graph above the preload bound are. */
   heldReplicas(): Map<number, HeldReplica[]> {
     return new Map([...this.replicasBy].map(([worker, { held }]) => [worker, [...held].sort(([a], [b]) => a.localeCompare(b)).map(([key, { builtMs }]) => ({ ...splitGraphKey(key), builtMs }))]));
@@ -1000,9 +1007,14 @@ export class ReplicaSet {
 
   /** Drops a build whose snapshot stopped coming, and tells its sender (snapshot-stop), which frees its place for the need that follows. */
   private giveUp(key: string, building: Building): void {
+    if (building.own) this.own.postMessage({ type: 'snapshot-stop', key, id: building.id } satisfies ReplicaMessage);
+    this.leave(key);
+  }
+
+  /** Lets the build of `key` go unfinished (onBuildLeft), and forgets when the graph was last asked for: the next need goes at once. */
+  private leave(key: string): void {
     this.building.delete(key);
     this.requested.delete(key);
-    if (building.own) this.own.postMessage({ type: 'snapshot-stop', key, id: building.id } satisfies ReplicaMessage);
     this.onBuildLeft(key);
   }
 
@@ -1212,9 +1224,7 @@ export class ReplicaSet {
         // (on this worker's own channel: its sender gave up waiting for its acknowledgements; the task waiting asks again)
         const building = this.building.get(message.key);
         if (!own || !building || building.id !== message.id) return;
-        this.building.delete(message.key);
-        this.requested.delete(message.key);
-        this.onBuildLeft(message.key);
+        this.leave(message.key);
         break;
       }
       case 'need':
@@ -1227,6 +1237,11 @@ export class ReplicaSet {
       case 'snapshot-ack':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
+    this.changed();
+  }
+
+  /** After what may change a replica or a build: says so to the main thread (when it did), and wakes the tasks waiting, each to check again. */
+  private changed(): void {
     this.announceReplicas();
     for (const waiter of [...this.waiters]) waiter();
   }
@@ -1289,16 +1304,13 @@ export class ReplicaSet {
       building.stored = 'read';
       if (ended) this.built(key, building);
     }
-    this.announceReplicas();
-    for (const waiter of [...this.waiters]) waiter();
+    this.changed();
   }
 
   /** Drops `building`, whose snapshot file could not be read, its end heard: the graph is asked for again as records, by the task waiting as it wakes, or here for a preload or a hold. */
   private unread(key: string, building: Building): void {
-    this.building.delete(key);
+    this.leave(key);
     this.recordsFor.add(key);
-    this.requested.delete(key);
-    this.onBuildLeft(key);
     if (building.held || building.preloaded) {
       this.askedAhead.set(key, building.held ? 'hold' : 'preload');
       this.request({ key, generation: building.generation, version: building.version });

@@ -22,6 +22,7 @@
  * that would drop it (worker-entry.ts).
  */
 import { NotFoundError } from '../errors.ts';
+import { graphKey } from '../store/graph-cache.ts';
 import type { ParleyStore } from '../store/store.ts';
 import { REPLICA_WAIT_MS, type ReplicaSource } from './replicas.ts';
 
@@ -32,7 +33,7 @@ import { REPLICA_WAIT_MS, type ReplicaSource } from './replicas.ts';
 const SNAPSHOT_BYTES_PER_FACT = 100;
 /** How long the warm-up waits for the workers to start (their engines, the rule modules) before it gives up. */
 const WORKERS_START_WAIT_MS = 60_000;
-/** How often the warm-up looks whether the workers hold the replica sent (ReplicaSource.heldReplicas, what they last said). */
+/** How often the warm-up looks whether the workers hold the replica sent (ReplicaSource.holders, what they last said). */
 const HELD_POLL_MS = 25;
 
 export interface WarmBounds {
@@ -104,6 +105,6 @@ export async function warmGraphs(
  */
 async function replicated(source: ReplicaSource, graph: { tenant: string; graphId: string }, workers: number, stopped: () => boolean): Promise<void> {
   const deadline = Date.now() + REPLICA_WAIT_MS;
-  const holding = () => [...source.heldReplicas().values()].filter((replicas) => replicas.some(({ tenant, graphId }) => tenant === graph.tenant && graphId === graph.graphId)).length;
-  while (holding() < workers && Date.now() < deadline && !stopped()) await new Promise((resolve) => setTimeout(resolve, HELD_POLL_MS));
+  const key = graphKey(graph.tenant, graph.graphId);
+  while (source.holders(key) < workers && Date.now() < deadline && !stopped()) await new Promise((resolve) => setTimeout(resolve, HELD_POLL_MS));
 }

@@ -330,7 +330,6 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     inTask++;
     try {
       graph = await replicas.graph(task.at, task.kind !== 'query');
-
     } catch (error) {
       return { ok: false, error: serialise(error) }; // a graph deleted since the task was given out: 404, typed
     } finally {

@@ -202,7 +202,6 @@ export class ParleyStore {
     return this.cache.currentSnapshot(tenant, graphId);
   }
 
-
   /**
    * The graphs of every tenant this store held in memory at its last closes (those with a
    * snapshot), most recently written first: what a restart warms (engine/reason/warm.ts).
