@@ -19,10 +19,9 @@ describe('a call on a graph above the preload bound that passes its deadline whi
   let store: ParleyStore;
   let pool: ReasoningPool;
   beforeAll(async () => {
-    // one worker, every query in it; a deadline far shorter than the big graph's copy takes to build (1.8-4.9 s here at load
-    // 6, 2.3-3.3 s at load 13-16: a deadline of 1 s left a machine twice as fast no margin; at 200k actors the copy took
-    // 1.5-1.9 s, and that test failed in 5 of 11 runs)
-    temp = await openTempPool('parley-replica-deadline-', { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 1_000, callTimeoutMs: 250 });
+    // one worker, every query in it; a deadline far shorter than the big graph's copy takes to build (2.3-3.3 s here at load
+    // 13-16; at 200k actors it took 1.5-1.9 s, and the test failed in 5 of 11 runs)
+    temp = await openTempPool('parley-replica-deadline-', { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 1_000, callTimeoutMs: 1_000 });
     ({ store, pool } = temp);
     const nodes = Array.from({ length: ACTORS }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `actor ${i}` } }));
     await store.writeGraph('t', 'big', { nodes, edges: [] }); // 1.2M facts, 120 snapshot chunks
