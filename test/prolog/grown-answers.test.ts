@@ -1962,7 +1962,8 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
 
 describe('galtung\'s sentences kept for the view (h-refers)', () => {
   const SENTENCES = ['gt_direct_sentence', 'gt_structural_sentence', 'gt_cultural_sentence'];
-  const sentences = (rules: RuleRegistry) => firstAnswer(rules, 'galtung', `findall(S, ( member(P, [gt_direct_sentence, gt_structural_sentence, gt_cultural_sentence]), ( call(P, S0) -> S = S0 ; S = none ) ), L)`);
+  const sentences = (rules: RuleRegistry) => (on: GraphIndex) =>
+    firstAnswer(rules, 'galtung', `findall(S, ( member(P, [gt_direct_sentence, gt_structural_sentence, gt_cultural_sentence]), ( call(P, S0) -> S = S0 ; S = none ) ), L)`)(on) as string[];
   it('a write that touches nothing they read (an Issue, a Location, a Document) leaves them kept; an event or a REFERS_TO edge added has each one that reads it found again; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('galtung');
     const graph = GraphIndex.fromRecords(
