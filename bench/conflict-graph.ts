@@ -107,6 +107,7 @@ const CLAIM_TEXTS: Record<Exclude<ClaimType, AddedLater>, string[]> = {
   ],
 };
 
+/** One of `entries`, drawn from `random` with the chance its weight gives it. */
 function weightedBy<T>(random: () => number, entries: [T, number][]): T {
   let r = random() * entries.reduce((sum, [, w]) => sum + w, 0);
   for (const [value, w] of entries) if ((r -= w) < 0) return value;
@@ -122,26 +123,28 @@ const EVENT_WEIGHTS: Record<Exclude<EventType, AddedLater>, [number, number]> = 
 const MEDIATED = new Set(['CONSULT', 'AGREE', 'REQUEST', 'CONCEDE', 'COOPERATE']);
 const DEADLY = new Set(['ASSAULT', 'COERCE']);
 
-/**
- * The shapes ingest makes and the default graph lacks, at the ratios the symbolic extraction made over the project's
- * corpora (corpora/sudan-drc-2024 and corpora/gold's two document sets, 60 documents; docs/operations.md, "The bench
- * graph in the shape extraction makes"): per claim type, the share of claims that refer to an event of their document;
- * how many actors a claim targets; a document per so many claims and events, and what it mentions.
+/*
+ * The extracted shape's ratios are those the symbolic extraction made over the project's corpora (corpora/sudan-drc-2024
+ * and corpora/gold's two document sets, 60 documents; docs/operations.md, "The bench graph in the shape extraction makes").
  */
+/** Per claim type, the share of claims that refer (REFERS_TO) to an event of their own document. */
 const REFERS_SHARE: Record<Exclude<ClaimType, AddedLater>, number> = {
   Concession: 0.8, Justification: 0.47, Threat: 0.36, Position: 0.19, Accusation: 0.075, Commitment: 0.043, Denial: 0.037, Demand: 0.025,
   RedLine: 0, Offer: 0, Grievance: 0,
 };
 /** Claims that target 2 actors or more (34% of the extracted ones), by how many more than the first they target. */
 const MORE_TARGETS: [number, number][] = [[1, 98], [2, 39], [3, 15], [4, 14], [5, 26], [6, 15], [7, 27], [8, 15], [9, 12], [10, 10], [11, 19], [12, 20], [13, 9], [14, 17], [15, 5], [16, 6], [17, 4]];
+/** Claims and events per document (1,688 over 60 documents). */
 const ITEMS_PER_DOCUMENT = 28;
+/** Every third Location a country, which fearon's stake words leave out. */
 const LOCATION_TYPES_DRAWN = ['city', 'region', 'country'] as const;
 
 export interface GenerateOptions {
   /**
    * Add what extraction makes and the default graph lacks (REFERS_TO from claims to their document's events, claims
-   * with many targets or no speaker, Documents, MENTIONED_IN and the claims' and events' provenance in them, PRECEDES between a document's dated events, Locations
-   * and OCCURRED_AT, CONCERNS, MEMBER_OF), drawn from a second sequence so the default graph stays the same graph.
+   * with many targets or no speaker, Documents, MENTIONED_IN and the claims' and events' provenance in them, PRECEDES
+   * between a document's dated events, Locations and OCCURRED_AT, CONCERNS, MEMBER_OF), drawn from a second sequence
+   * so that the default graph stays the same graph.
    */
   extracted?: boolean;
 }
@@ -172,7 +175,8 @@ export function generatedIndex(write: GraphWrite, recorded: string): GraphIndex 
  * Actors (label, role, actor_type), Issues, Interests held by actors, alliances and
  * oppositions, then claims of all 11 types (text, timestamp; ASSERTS, TARGETS, ABOUT,
  * CONTRADICTS) and events of the 16 PLOVER types (date, label, fatalities for some;
- * PARTICIPATES_IN as perpetrator, target and mediator) until the graph holds `target` facts.
+ * PARTICIPATES_IN as perpetrator, target and mediator) until the graph holds `target` facts;
+ * with `options.extracted`, what extraction adds besides (GenerateOptions).
  */
 export function generate(target: number, options: GenerateOptions = {}): Generated {
   const random = lcg(target);
@@ -296,6 +300,7 @@ export function generate(target: number, options: GenerateOptions = {}): Generat
         if (spoken) mention(speaker);
         if (targeted) {
           mention(other);
+          // 34% of extracted claims target two actors or more: 57% of the 60% that target one here
           if (more() < 0.57) {
             const targets = new Set([other]);
             for (let n = weightedBy(more, MORE_TARGETS); n > 0; n--) targets.add(actors[Math.floor(more() * actorCount)]);
@@ -305,6 +310,7 @@ export function generate(target: number, options: GenerateOptions = {}): Generat
         const documentEvents = document.events;
         if (documentEvents.length > 0 && more() < REFERS_SHARE[type]) {
           edge('REFERS_TO', id, documentEvents[Math.floor(more() * documentEvents.length)].id, {}, more);
+          // 5 of the 95 extracted claims that refer to an event refer to two
           if (documentEvents.length > 1 && more() < 0.05) edge('REFERS_TO', id, documentEvents[Math.floor(more() * documentEvents.length)].id, {}, more);
         }
       }
