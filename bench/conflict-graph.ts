@@ -2,9 +2,10 @@
  * A generated conflict graph of about `target` facts (facts = nodes + edges + properties, as
  * bench/query.ts counts them), deterministic, for bench/frameworks.ts and profiling scripts.
  */
-import { CLAIM_TYPES, INTEREST_TYPES, ACTOR_TYPES, type ActorRole, type ClaimType, type EdgeRecord, type EventType, type NodeRecord } from '../engine/ontology/index.ts';
+import { CLAIM_TYPES, INTEREST_TYPES, ACTOR_TYPES, type ActorRole, type ClaimType, type EdgeRecord, type EventType, type NodeRecord, type Provenance } from '../engine/ontology/index.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import type { GraphWrite } from '../engine/store/store.ts';
+import type { NodeInput } from '../engine/store/validate.ts';
 
 /** A deterministic pseudo-random sequence, so every run measures the same graphs. */
 function lcg(seed: number): () => number {
@@ -106,6 +107,13 @@ const CLAIM_TEXTS: Record<Exclude<ClaimType, AddedLater>, string[]> = {
   ],
 };
 
+/** One of `entries`, drawn from `random` with the chance its weight gives it. */
+function weightedBy<T>(random: () => number, entries: [T, number][]): T {
+  let r = random() * entries.reduce((sum, [, w]) => sum + w, 0);
+  for (const [value, w] of entries) if ((r -= w) < 0) return value;
+  return entries[entries.length - 1][0];
+}
+
 /** PLOVER types, weighted towards the violent ones as time goes on (an escalating conflict). */
 const EVENT_WEIGHTS: Record<Exclude<EventType, AddedLater>, [number, number]> = {
   // [weight in the first month, weight in the last]
@@ -115,6 +123,32 @@ const EVENT_WEIGHTS: Record<Exclude<EventType, AddedLater>, [number, number]> = 
 const MEDIATED = new Set(['CONSULT', 'AGREE', 'REQUEST', 'CONCEDE', 'COOPERATE']);
 const DEADLY = new Set(['ASSAULT', 'COERCE']);
 
+/*
+ * The extracted shape's ratios are those the symbolic extraction made over the project's corpora (corpora/sudan-drc-2024
+ * and corpora/gold's two document sets, 60 documents; docs/operations.md, "The bench graph in the shape extraction makes").
+ */
+/** Per claim type, the share of claims that refer (REFERS_TO) to an event of their own document. */
+const REFERS_SHARE: Record<Exclude<ClaimType, AddedLater>, number> = {
+  Concession: 0.8, Justification: 0.47, Threat: 0.36, Position: 0.19, Accusation: 0.075, Commitment: 0.043, Denial: 0.037, Demand: 0.025,
+  RedLine: 0, Offer: 0, Grievance: 0,
+};
+/** Claims that target 2 actors or more (34% of the extracted ones), by how many more than the first they target. */
+const MORE_TARGETS: [number, number][] = [[1, 98], [2, 39], [3, 15], [4, 14], [5, 26], [6, 15], [7, 27], [8, 15], [9, 12], [10, 10], [11, 19], [12, 20], [13, 9], [14, 17], [15, 5], [16, 6], [17, 4]];
+/** Claims and events per document (1,688 over 60 documents). */
+const ITEMS_PER_DOCUMENT = 28;
+/** Every third Location a country, which fearon's stake words leave out. */
+const LOCATION_TYPES_DRAWN = ['city', 'region', 'country'] as const;
+
+export interface GenerateOptions {
+  /**
+   * Add what extraction makes and the default graph lacks (REFERS_TO from claims to their document's events, claims
+   * with many targets or no speaker, Documents, MENTIONED_IN and the claims' and events' provenance in them, PRECEDES
+   * between a document's dated events, Locations and OCCURRED_AT, CONCERNS, MEMBER_OF), drawn from a second sequence
+   * so that the default graph stays the same graph.
+   */
+  extracted?: boolean;
+}
+
 export interface Generated {
   write: GraphWrite;
   facts: number;
@@ -123,10 +157,10 @@ export interface Generated {
   properties: number;
 }
 
-/** A generated graph's write as the records a store would hold (no provenance), each recorded at `recorded`: what GraphIndex.fromRecords takes. */
+/** A generated graph's write as the records a store would hold, each recorded at `recorded`: what GraphIndex.fromRecords takes. */
 export function generatedRecords(write: GraphWrite, recorded: string): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
   return {
-    nodes: write.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: [], recorded_at: recorded })),
+    nodes: write.nodes.map((node): NodeRecord => ({ id: node.id!, labels: node.labels, properties: node.properties ?? {}, confidence: node.confidence ?? 1, provenance: node.provenance ?? [], recorded_at: recorded })),
     edges: write.edges.map((edge): EdgeRecord => ({ id: edge.id!, type: edge.type, from: edge.from, to: edge.to, properties: edge.properties ?? {}, confidence: edge.confidence ?? 1, provenance: [], recorded_at: recorded })),
   };
 }
@@ -141,25 +175,27 @@ export function generatedIndex(write: GraphWrite, recorded: string): GraphIndex 
  * Actors (label, role, actor_type), Issues, Interests held by actors, alliances and
  * oppositions, then claims of all 11 types (text, timestamp; ASSERTS, TARGETS, ABOUT,
  * CONTRADICTS) and events of the 16 PLOVER types (date, label, fatalities for some;
- * PARTICIPATES_IN as perpetrator, target and mediator) until the graph holds `target` facts.
+ * PARTICIPATES_IN as perpetrator, target and mediator) until the graph holds `target` facts;
+ * with `options.extracted`, what extraction adds besides (GenerateOptions).
  */
-export function generate(target: number): Generated {
+export function generate(target: number, options: GenerateOptions = {}): Generated {
   const random = lcg(target);
+  const extracted = options.extracted === true;
+  const more = lcg(target ^ 0x5eed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
-  const weighted = <T>(entries: [T, number][]): T => {
-    let r = random() * entries.reduce((sum, [, w]) => sum + w, 0);
-    for (const [value, w] of entries) if ((r -= w) < 0) return value;
-    return entries[entries.length - 1][0];
-  };
+  const weighted = <T>(entries: [T, number][]): T => weightedBy(random, entries);
   const write: GraphWrite = { nodes: [], edges: [] };
   let properties = 0;
-  const node = (id: string, kind: string, props: Record<string, string | number>) => {
-    write.nodes.push({ id, labels: [kind], properties: props, confidence: 0.6 + 0.4 * random() });
+  // what the extracted shape adds draws its confidences from its own sequence too
+  const node = (id: string, kind: string, props: Record<string, string | number>, draw = random) => {
+    const record: NodeInput = { id, labels: [kind], properties: props, confidence: 0.6 + 0.4 * draw() };
+    write.nodes.push(record);
     properties += Object.keys(props).length;
+    return record;
   };
   let edgeCount = 0;
-  const edge = (type: string, from: string, to: string, props: Record<string, string> = {}) => {
-    write.edges.push({ id: `e${edgeCount++}`, type, from, to, properties: props, confidence: 0.5 + 0.5 * random() });
+  const edge = (type: string, from: string, to: string, props: Record<string, string> = {}, draw = random) => {
+    write.edges.push({ id: `e${edgeCount++}`, type, from, to, properties: props, confidence: 0.5 + 0.5 * draw() });
     properties += Object.keys(props).length;
   };
   const facts = () => write.nodes.length + write.edges.length + properties;
@@ -183,12 +219,53 @@ export function generate(target: number): Generated {
     const type = pick(DRAWN_INTEREST_TYPES);
     node(`n${i}`, 'Interest', { label: `${type} of ${labels[i % actorCount]}`, interest_type: type });
     edge('HOLDS_INTEREST', actors[Math.floor(random() * actorCount)], `n${i}`);
+    if (extracted && more() < 0.5) edge('CONCERNS', `n${i}`, issues[Math.floor(more() * issueCount)], {}, more);
   }
   for (let i = 0; i < Math.ceil(actorCount * 0.6); i++) {
     const a = pick(actors);
     const b = pick(actors);
     if (a !== b) edge(random() < 0.5 ? 'ALLIED_WITH' : 'OPPOSES', a, b);
   }
+
+  if (extracted) {
+    for (let i = 0; i < Math.ceil(actorCount / 200); i++) edge('MEMBER_OF', actors[Math.floor(more() * actorCount)], actors[Math.floor(more() * actorCount)], {}, more);
+  }
+  const locations: string[] = [];
+  let documents = 0;
+  /** The open document's claims and events, and the actors it names: what it mentions and what its claims refer to. */
+  let inDocument: { read: Provenance; items: number; events: { id: string; date: string }[]; mentioned: Set<string> } | undefined;
+  const mention = (id: string) => {
+    if (!inDocument || inDocument.mentioned.has(id)) return;
+    inDocument.mentioned.add(id);
+    edge('MENTIONED_IN', id, `d${documents - 1}`, {}, more);
+  };
+  const closeDocument = () => {
+    if (!inDocument) return;
+    // extraction chains a document's dated events in date order
+    const dated = inDocument.events.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    for (let i = 1; i < dated.length; i++) edge('PRECEDES', dated[i - 1].id, dated[i].id, {}, more);
+    inDocument = undefined;
+  };
+  /** The document a new claim or event is read from: the open one, or a new one once that holds ITEMS_PER_DOCUMENT. */
+  const documentOf = (when: string) => {
+    if (inDocument && inDocument.items < ITEMS_PER_DOCUMENT) return inDocument;
+    closeDocument();
+    const id = `d${documents++}`;
+    const source = `bench/document-${id}.txt`;
+    const published = `${when}T00:00:00Z`;
+    node(id, 'Document', { source, sha256: (Math.floor(more() * 2 ** 32)).toString(16).padStart(8, '0').repeat(8), title: `Report ${id}`, published_at: published }, more);
+    inDocument = { read: { source, timestamp: published, document_id: id }, items: 0, events: [], mentioned: new Set() };
+    return inDocument;
+  };
+  const locationOf = (place: string) => {
+    if (locations.length < Math.max(PLACES.length, Math.round(target / 2_000)) && more() < 0.5) {
+      const id = `l${locations.length}`;
+      node(id, 'Location', { label: locations.length < PLACES.length ? place : `${place} (${locations.length})`, location_type: LOCATION_TYPES_DRAWN[locations.length % 3] }, more);
+      locations.push(id);
+      return id;
+    }
+    return locations.length ? locations[Math.floor(more() * locations.length)] : undefined;
+  };
 
   const claims: string[] = [];
   let events = 0;
@@ -206,25 +283,66 @@ export function generate(target: number): Generated {
         .replace('{a}', labels[Number(other.slice(1))])
         .replace('{p}', pick(PLACES))
         .replace('{i}', ISSUES[Number(issue.slice(1)) % ISSUES.length]);
-      node(id, 'Claim', { type, text, timestamp: `${when}T${String(6 + Math.floor(random() * 14)).padStart(2, '0')}:00:00Z` });
-      edge('ASSERTS', speaker, id);
-      if (random() < 0.6) edge('TARGETS', id, other);
+      const claim = node(id, 'Claim', { type, text, timestamp: `${when}T${String(6 + Math.floor(random() * 14)).padStart(2, '0')}:00:00Z` });
+      // extraction leaves 27% of claims without a speaker
+      const spoken = !extracted || more() >= 0.27;
+      if (spoken) edge('ASSERTS', speaker, id);
+      const targeted = random() < 0.6;
+      if (targeted) edge('TARGETS', id, other);
       if (random() < 0.5) edge('ABOUT', id, issue);
       if (claims.length > 0 && random() < 0.04) edge('CONTRADICTS', id, pick(claims));
       claims.push(id);
+      if (extracted) {
+        const document = documentOf(when);
+        document.items++;
+        claim.provenance = [document.read];
+        mention(id);
+        if (spoken) mention(speaker);
+        if (targeted) {
+          mention(other);
+          // 34% of extracted claims target two actors or more: 57% of the 60% that target one here
+          if (more() < 0.57) {
+            const targets = new Set([other]);
+            for (let n = weightedBy(more, MORE_TARGETS); n > 0; n--) targets.add(actors[Math.floor(more() * actorCount)]);
+            for (const target of targets) if (target !== other) edge('TARGETS', id, target, {}, more);
+          }
+        }
+        const documentEvents = document.events;
+        if (documentEvents.length > 0 && more() < REFERS_SHARE[type]) {
+          edge('REFERS_TO', id, documentEvents[Math.floor(more() * documentEvents.length)].id, {}, more);
+          // 5 of the 95 extracted claims that refer to an event refer to two
+          if (documentEvents.length > 1 && more() < 0.05) edge('REFERS_TO', id, documentEvents[Math.floor(more() * documentEvents.length)].id, {}, more);
+        }
+      }
     } else {
       const progress = day / DAYS;
       const type = weighted(Object.entries(EVENT_WEIGHTS).map(([t, [from, to]]) => [t, from + (to - from) * progress] as [string, number]));
       const id = `v${events++}`;
       const props: Record<string, string | number> = { event_type: type, date: when, label: `${type.toLowerCase()} in ${pick(PLACES)}` };
       if (DEADLY.has(type) && random() < 0.7) props.fatalities = Math.floor(random() * 40 * (0.5 + progress));
-      node(id, 'Event', props);
+      const event = node(id, 'Event', props);
       edge('PARTICIPATES_IN', speaker, id, { role: 'perpetrator' });
       if (random() < 0.85) edge('PARTICIPATES_IN', other, id, { role: 'target' });
       if (MEDIATED.has(type) && random() < 0.5) edge('PARTICIPATES_IN', pick(actors), id, { role: 'mediator' });
       else if (random() < 0.1) edge('PARTICIPATES_IN', pick(actors), id, { role: 'participant' });
+      if (extracted) {
+        const document = documentOf(when);
+        document.items++;
+        document.events.push({ id, date: when });
+        event.provenance = [document.read];
+        mention(id);
+        mention(speaker);
+        if (more() < 0.11) {
+          const location = locationOf(String(props.label).replace(/^\w+ in /, ''));
+          if (location) {
+            edge('OCCURRED_AT', id, location, {}, more);
+            mention(location);
+          }
+        }
+      }
     }
   }
+  closeDocument();
   return { write, facts: facts(), nodes: write.nodes.length, edges: write.edges.length, properties };
 }
 

@@ -10,7 +10,10 @@
  * so a change that reorders the work inside a rule without changing any conclusion shows
  * apart from one that changes a conclusion.
  *
- *   npx tsx bench/framework-results.ts --out results.jsonl [--sizes 1000,10000]
+ * --extracted-shape: the generated graphs with the edges and nodes extraction makes that the default graph lacks
+ * (conflict-graph.ts GenerateOptions), to compare a rule's results on them before and after a change.
+ *
+ *   npx tsx bench/framework-results.ts --out results.jsonl [--sizes 1000,10000] [--extracted-shape]
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -29,7 +32,7 @@ import { ParleyStore } from '../engine/store/store.ts';
 import { graphWriteFromJson } from '../engine/store/transfer.ts';
 import type { GraphIndex } from '../engine/store/graph-index.ts';
 
-const { values: args } = parseArgs({ options: { out: { type: 'string' }, sizes: { type: 'string', default: '1000,10000' } } });
+const { values: args } = parseArgs({ options: { out: { type: 'string' }, sizes: { type: 'string', default: '1000,10000' }, 'extracted-shape': { type: 'boolean', default: false } } });
 if (!args.out) throw new Error('--out <file> is required');
 const out = createWriteStream(args.out);
 /** runTask does not read the version a task was asked at: the pool matches it to a replica before. */
@@ -78,7 +81,7 @@ try {
     }
   }
   for (const size of args.sizes!.split(',').map(Number).filter((x) => x > 0)) {
-    const generated = generate(size);
+    const generated = generate(size, { extracted: args['extracted-shape']! });
     const graphId = `generated-${size}`;
     await store.writeGraph('results', graphId, generated.write);
     const graph = await store.loadGraph('results', graphId);

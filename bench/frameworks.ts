@@ -62,8 +62,10 @@
  *
  * --in-process-only runs the in-process rows and the baseline alone (no pool, no server, no cold start):
  * the hand-over and every framework's ms and inferences, what reasoning at a million facts is read by.
+ * --extracted-shape generates the graphs with the edges and nodes extraction makes that the default graph lacks
+ * (REFERS_TO, Documents, PRECEDES, claims with many targets: conflict-graph.ts GenerateOptions).
  *
- *   npm run bench:frameworks [-- --sizes 1000,10000,100000 --runs 3 --cold-only --cold-imaged-only --skip-cold-imaged --in-process-only]
+ *   npm run bench:frameworks [-- --sizes 1000,10000,100000 --runs 3 --cold-only --cold-imaged-only --skip-cold-imaged --in-process-only --extracted-shape]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -96,8 +98,11 @@ const { values: args } = parseArgs({
     'cold-imaged-only': { type: 'boolean', default: false },
     'skip-cold-imaged': { type: 'boolean', default: false },
     'in-process-only': { type: 'boolean', default: false },
+    'extracted-shape': { type: 'boolean', default: false },
   },
 });
+/** The generated graphs with what extraction makes and the default graph lacks (conflict-graph.ts GenerateOptions). */
+const SHAPE = { extracted: args['extracted-shape']! };
 const SIZES = args.sizes!.split(',').map(Number).filter((n) => n > 0);
 const RUNS = Math.max(1, Number(args.runs));
 const IN_PROCESS_ONLY = args['in-process-only']!;
@@ -326,7 +331,7 @@ try {
 
   for (const target of SIZES) {
     const graphId = `conflict-${target}`;
-    const generated = generate(target);
+    const generated = generate(target, SHAPE);
     const written = await timed(() => writeInChunks(store, graphId, generated.write));
     const graph = await store.loadGraph(TENANT, graphId);
     const counts = graph.counts();
@@ -548,7 +553,7 @@ try {
     // the one case left to the call itself: a graph no client has opened, read, written or queried since the start
     // (its records written behind the API's back), assessed first, the workers running and holding another view
     const untouched = `${largest!.graphId}-untouched`;
-    await writeInChunks(store, untouched, generate(largest!.target).write);
+    await writeInChunks(store, untouched, generate(largest!.target, SHAPE).write);
     const untouchedWorkspace = await post(base, '/v1/workspaces', key, { name: 'untouched', domain: 'armed', scale: 'macro', tier: 'full', graph_id: untouched });
     await during('POST assess of a graph no client touched since the start (workers running; the snapshot and hand-over in the call)', () => post(base, `/v1/workspaces/${untouchedWorkspace.json.id}/assess`, key, {}));
     console.log(`\n/v1/health over HTTP (sequential fetches from this process, 127.0.0.1) on the ${count(largest!.facts)}-fact graph; targets: assess under 1 s, health p99 under 50 ms:`);

@@ -26,7 +26,10 @@
  * when --check is given (a second child process).
  * Timings are noisy on a shared machine; bytes and counts are not. The load average is printed.
  *
- *   npm run bench:handover [-- --sizes 100000,1000000] [--writes 3 [--check]]
+ * --extracted-shape: the graphs with the edges and nodes extraction makes that the default graph lacks (conflict-graph.ts
+ * GenerateOptions).
+ *
+ *   npm run bench:handover [-- --sizes 100000,1000000] [--writes 3 [--check]] [--extracted-shape]
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -52,8 +55,11 @@ const { values: args } = parseArgs({
     writes: { type: 'string' },
     check: { type: 'boolean' },
     fresh: { type: 'boolean' },
+    'extracted-shape': { type: 'boolean' },
   },
 });
+/** Passed on to the child processes, which generate the graph. */
+const SHAPE_FLAG = args['extracted-shape'] ? ['--extracted-shape'] : [];
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 /** The process's CPU usage at its start (none): cpuMsSince(processStart) is the CPU it has taken so far. */
@@ -62,7 +68,7 @@ const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
 
 if (args.facts === undefined && args.writes !== undefined) {
   for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
-    const child = (...more: string[]) => execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--writes', args.writes!, ...more], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = (...more: string[]) => execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--writes', args.writes!, ...SHAPE_FLAG, ...more], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     const grown = child();
     process.stdout.write(grown);
     if (!args.check) continue;
@@ -78,7 +84,7 @@ if (args.facts === undefined && args.writes !== undefined) {
   try {
     for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
       const image = path.join(folder, `${size}.image`);
-      const child = (...more: string[]) => execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--image', image, ...more], { stdio: 'inherit' });
+      const child = (...more: string[]) => execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--image', image, ...SHAPE_FLAG, ...more], { stdio: 'inherit' });
       child();
       child('--from-image');
     }
@@ -270,7 +276,7 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
 
 /** The generated conflict graph of --facts facts as a GraphIndex, and what generated it (its records let go). */
 function generatedGraph() {
-  const generated = generate(Number(args.facts));
+  const generated = generate(Number(args.facts), { extracted: args['extracted-shape'] === true });
   const graph = generatedIndex(generated.write, new Date().toISOString());
   generated.write.nodes.length = 0;
   generated.write.edges.length = 0;

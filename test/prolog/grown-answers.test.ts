@@ -1959,3 +1959,54 @@ describe('the longest runs after a write at 1M facts, grown instead of found aga
     expect(findings(graph)).toEqual(findings(copyOf(graph)));
   });
 });
+
+describe('galtung\'s sentences kept for the view (h-refers)', () => {
+  const SENTENCES = ['gt_direct_sentence', 'gt_structural_sentence', 'gt_cultural_sentence'];
+  const sentences = (rules: RuleRegistry) => (on: GraphIndex) =>
+    firstAnswer(rules, 'galtung', `findall(S, ( member(P, [gt_direct_sentence, gt_structural_sentence, gt_cultural_sentence]), ( call(P, S0) -> S = S0 ; S = none ) ), L)`)(on) as string[];
+  it('a write that touches nothing they read (an Issue, a Location, a Document) leaves them kept; an event or a REFERS_TO edge added has each one that reads it found again; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('galtung');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        node('v1', 'Event', { event_type: 'ASSAULT', label: 'raid', date: '2024-04-01', fatalities: 3 }),
+        node('v2', 'Event', { event_type: 'COERCE', label: 'siege', date: '2024-04-02' }),
+        datedClaim('g1', 'Grievance', 'we are excluded from the election', '2024-04-03'),
+        datedClaim('d1', 'Accusation', 'they are vermin', '2024-04-03'),
+        datedClaim('j1', 'Justification', 'we answered them', '2024-04-04'),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'v1', 'target'), edge('p3', 'PARTICIPATES_IN', 'b', 'v2', 'perpetrator'),
+        edge('s1', 'ASSERTS', 'c', 'g1'), edge('s2', 'ASSERTS', 'a', 'd1'), edge('s3', 'ASSERTS', 'b', 'j1'),
+      ],
+    );
+    const read = sentences(rules);
+    run(graph);
+    expect(read(graph)).toEqual([
+      'Direct violence: 2 ASSAULT or COERCE events with 3 fatalities reported, by a and b.',
+      'Structural violence: 1 grievance describes exclusion, deprivation, discrimination or denied access, by c.',
+      'Cultural violence: 1 claim (1 dehumanising the other side, 0 justifying violence), by a.',
+    ]);
+    putLogged(graph, [node('i1', 'Issue', { label: 'the border' }), node('l1', 'Location', { label: 'the port', location_type: 'city' }), node('doc1', 'Document', { source: 'report.txt' })], []);
+    rules.solveLibrary('true', [], { graph });
+    for (const key of SENTENCES) expect(keptUnder(rules, key, graph)).toBe(1);
+    expect(read(graph)).toEqual(read(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+    // an assault by c: the direct sentence found again, and the cultural one (a justification referring to a new act of
+    // direct violence would count); the structural one kept
+    putLogged(graph, [node('v3', 'Event', { event_type: 'ASSAULT', label: 'shelling', date: '2024-04-05', fatalities: 2 })], [edge('p4', 'PARTICIPATES_IN', 'c', 'v3', 'perpetrator')]);
+    rules.solveLibrary('true', [], { graph });
+    expect(SENTENCES.map((key) => keptUnder(rules, key, graph))).toEqual([0, 1, 0]);
+    expect(read(graph)[0]).toBe('Direct violence: 3 ASSAULT or COERCE events with 5 fatalities reported, by a, b and c.');
+    expect(read(graph)).toEqual(read(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+    // the justification made one of direct violence by a REFERS_TO edge alone: the cultural sentence found again
+    run(graph);
+    putLogged(graph, [], [edge('r1', 'REFERS_TO', 'j1', 'v1')]);
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'gt_cultural_sentence', graph)).toBe(0);
+    expect(read(graph)[2]).toBe('Cultural violence: 2 claims (1 dehumanising the other side, 1 justifying violence), by a and b.');
+    expect(read(graph)).toEqual(read(copyOf(graph)));
+    expect(run(graph)).toEqual(run(copyOf(graph)));
+  });
+});
