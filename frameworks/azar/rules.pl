@@ -36,7 +36,7 @@ indicator(protracted, 0.5, 'protracted: violence, coercion, protest or grievance
 % the parties, identity groups and state actors are computed once per call (az_ctx)
 present(Name, Ids) :- az_ctx(Ctx), az_present(Name, Ctx, Ids), nonempty(Ids).
 
-az_present(communal_identity, Ctx, Ids) :- az_communal(Ctx, Ids).
+az_present(communal_identity, _, Ids) :- az_communal(c(_, Ids)).
 az_present(deprivation, _, Ids) :- az_deprivation(Ids).
 az_present(state_party, Ctx, Ids) :- az_state_party(Ctx, Ids).
 az_present(failing_mediator, Ctx, Ids) :- az_failing_mediation(Ctx, Ids, _).
@@ -65,6 +65,7 @@ az_failing_mediation(Ctx, Ids, Mediators) :- view_set(az_failing_mediation, az_f
 az_state_repression(Pairs) :- view_set(az_state_repression, az_in_ctx(az_state_repression_), Pairs).
 az_linkage(Links) :- view_set(az_linkage, az_in_ctx(az_linkage_), Links).
 az_preconditions(Held) :- view_set(az_preconditions, az_in_ctx(az_preconditions_), Held).
+az_communal(Communal) :- view_set(az_communal, az_in_ctx(az_communal_), Communal).
 
 az_in_ctx(Compute, Answer) :- az_ctx(Ctx), call(Compute, Ctx, Answer).
 
@@ -137,30 +138,73 @@ az_identity_groups(Groups) :-
     append([Communities, ByLabel, ByClaims], A0), sort(A0, Actors),
     az_attach(Actors, Speakers, Groups).
 
-az_communal_groups(ctx(Ps, Groups, _), Sel) :- pairs_keys(Groups, As), ord_intersection(As, Ps, In), select_groups(In, Groups, Sel).
-az_communal_actors(Ctx, As) :- az_communal_groups(Ctx, Sel), pairs_keys(Sel, As).
-az_communal(Ctx, Ids) :- az_communal_groups(Ctx, Sel), pairs_keys(Sel, As), grouped_ids(Sel, Said), append(As, Said, I0), sort(I0, Ids).
+% az_communal_(+Ctx, -c(Actors, Ids)): the identity groups that are parties, and they with the identity claims they make
+% (Ids): the communal identity precondition and indicator both read it, kept (view_set/3) where each computed it from
+% the context's thousands of parties and groups (111k inferences at 1M facts, found again at every write that changes
+% the context)
+az_communal_(ctx(Ps, Groups, _), c(As, Ids)) :-
+    pairs_keys(Groups, Gs), ord_intersection(Gs, Ps, In), select_groups(In, Groups, Sel),
+    pairs_keys(Sel, As), grouped_ids(Sel, Said), append(As, Said, I0), sort(I0, Ids).
+
+% added_answer(az_communal, ...): the communal groups grown with a write, which, read from the context, it is handed at
+% every write that changes the context. A write only adds: a party or an identity group stays one, and its identity
+% claims only grow, so an actor and an id held stay; a node becomes both, or says more, only at its own attributes or
+% edges (az_ctx's growth), tested for each node of added_ends/2 as the context's growth tests it
+added_answer(az_communal, Added, c(As0, Ids0), c(As, Ids)) :-
+    added_ends(Added, Ends), keywords(az_identity_words, W),
+    findall(X-Claims, ( member(X, Ends), az_own_party(X), az_own_identity(X, W, Claims) ), New),
+    pairs_keys(New, Xs), append(Xs, As0, A1), sort(A1, As),
+    pairs_values(New, Said), append([Xs | Said], I1), append(I1, Ids0, I2), sort(I2, Ids).
 
 az_deprivation_(Ids) :- claims_of_type('Grievance', G), keywords(az_deprivation_words, W), mentioning(G, W, Ids).
 
 % the state as party: by role, or as perpetrator of ASSAULT/COERCE against an identity group
 az_state_party(Ctx, Ids) :-
     az_state_by_role(Ctx, ByRole), az_state_repression(Pairs),
-    findall([S, T | Es], member(p(S, T, Es), Pairs), L), append([ByRole | L], Ids0), sort(Ids0, Ids).
+    findall([S, T | Es], member((S-T)-Es, Pairs), L), append([ByRole | L], Ids0), sort(Ids0, Ids).
 
 az_state_by_role(ctx(_, _, States), Ids) :- nodes_where('Actor', role, party, P), ord_intersection(States, P, Ids).
 
-% p(State, Group, Events): a state actor perpetrating ASSAULT or COERCE events against an identity group
-% (read from the perpetrator-target pairs of each type, which hostile_actor_pairs/1 groups too: the
-% pairs whose perpetrator is a state, then whose target is a group; a state is never an identity group,
-% the two being told apart by actor_type)
+% (State-Group)-Events: a state actor perpetrating ASSAULT or COERCE events against an identity group, sorted by
+% State-Group (read from the perpetrator-target pairs of each type, which hostile_actor_pairs/1 groups too: the
+% pairs whose perpetrator is a state, then whose target is a group; a state is never an identity group, the two being
+% told apart by actor_type), the events of both types of a pair in one entry, so that a write puts a pair found again
+% in place of its old entry by its key (put_by_subject/3)
 az_state_repression_(ctx(_, Groups, States), Pairs) :-
     pairs_keys(Groups, IdActors),
-    findall(p(S, T, Ev),
+    findall((S-T)-Ev,
             ( member(Type, ['ASSAULT', 'COERCE']), events_of_type(Type, Es), nonempty(Es),
               link_pairs(Es, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), ByPair),
               az_pair_from(States, ByPair, p(S, T, Ev)), memberchk(T, IdActors) ), Pairs0),
-    sort(Pairs0, Pairs).
+    merge_groups(Pairs0, Pairs).
+
+% added_answer(az_state_repression, ...): the state repression grown with a write, which, read from the context, it is
+% handed at every write that changes the context or adds an event or a PARTICIPATES_IN edge (43k inferences at 1M facts
+% found again whole). A write only adds: a pair held stays, its events only grow, and a pair changes only where one of
+% its sides is a node of added_ends/2 (an act of violence added, or given a side, is an end of an edge added at that
+% side; a node becomes a state or an identity group at its own attributes or edges: az_ctx's growth). The pairs of
+% each such state, from the acts it perpetrates, and of each such identity group, from the acts it is the target of,
+% are found again from their own edges and put in place of their old entries
+added_answer(az_state_repression, Added, Pairs0, Pairs) :-
+    added_ends(Added, Ends), keywords(az_identity_words, W),
+    findall(Pair, ( member(X, Ends), az_own_repression(X, W, Pair) ), New0),
+    merge_groups(New0, New), put_by_subject(Pairs0, New, Pairs).
+
+% az_own_repression(+X, +Words, -(State-Group)-Events): a pair of az_state_repression_/2 with X at one side, read from
+% X's own edges: X a state and the target an identity group, or X an identity group and the perpetrator a state
+az_own_repression(X, W, (X-T)-Ev) :-
+    az_own_state(X), az_own_violence(X, perpetrator, Acts),
+    link_pairs(Acts, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), ByPair),
+    member(p(X, T, Ev), ByPair), az_own_identity(T, W, _).
+az_own_repression(X, W, (S-X)-Ev) :-
+    az_own_identity(X, W, _), az_own_violence(X, target, Acts),
+    link_pairs(Acts, in('PARTICIPATES_IN', perpetrator), in('PARTICIPATES_IN', target), ByPair),
+    member(p(S, X, Ev), ByPair), az_own_state(S).
+
+% az_own_violence(+X, +Role, -Acts): the ASSAULT and COERCE events X takes part in in Role
+az_own_violence(X, Role, Acts) :-
+    own_ends(X, 'PARTICIPATES_IN', Role, 'Event', Es),
+    findall(E, ( member(E, Es), event(E, T), memberchk(T, ['ASSAULT', 'COERCE']) ), Acts).
 
 % az_pair_from(+SortedKeys, +Pairs, -Pair): a p(A, B, Ids) of Pairs (sorted) whose A is in SortedKeys:
 % one walk of the two lists
@@ -295,10 +339,9 @@ az_attach_(>, K, Ks, _, _, Gs, Out) :- az_attach([K | Ks], Gs, Out).
 % az_preconditions_(+Ctx, -Held): pre(Name, Evidence, Because, Sentence) for each precondition that holds
 az_preconditions_(Ctx, Held) :- findall(pre(N, E, B, S), az_precondition(Ctx, N, E, B, S), Held).
 
-az_precondition(Ctx, communal_identity, Ids, ['communal identity holds when identity groups are parties to the conflict', communal_identity], S) :-
-    az_communal_actors(Ctx, As), nonempty(As), few_labels(As, Who),
-    atomic_list_concat(['Communal identity: the parties include identity groups (', Who, ').'], S),
-    az_communal(Ctx, Ids).
+az_precondition(_, communal_identity, Ids, ['communal identity holds when identity groups are parties to the conflict', communal_identity], S) :-
+    az_communal(c(As, Ids)), nonempty(As), few_labels(As, Who),
+    atomic_list_concat(['Communal identity: the parties include identity groups (', Who, ').'], S).
 az_precondition(_, deprivation, Ids, ['deprivation holds when grievances name deprived needs (land, jobs, services, access)', deprivation], S) :-
     az_deprivation(Ids), nonempty(Ids), speakers(Ids, Sp), pairs_keys(Sp, As), length(Ids, N),
     ( N =:= 1 -> Noun = ' grievance' ; Noun = ' grievances' ),
@@ -307,7 +350,7 @@ az_precondition(_, deprivation, Ids, ['deprivation holds when grievances name de
 az_precondition(Ctx, governance_failure, Ids, [Rule | Inds], S) :-
     az_state_by_role(Ctx, ByRole), az_state_repression(Pairs),
     ( az_failing_mediation(Ctx, M, Mediators) -> true ; M = [], Mediators = [] ),
-    findall([X, Y | Es], member(p(X, Y, Es), Pairs), PL), append([ByRole | PL], P0), sort(P0, P),
+    findall([X, Y | Es], member((X-Y)-Es, Pairs), PL), append([ByRole | PL], P0), sort(P0, P),
     append(P, M, Ids0), sort(Ids0, Ids), nonempty(Ids),
     findall(I, (member(I-E, [state_party-P, failing_mediator-M]), nonempty(E)), Inds),
     Rule = 'governance failure holds when the state is a party (by role, or attacking a communal group) or its mediation is followed by violence',
@@ -319,8 +362,8 @@ az_precondition(Ctx, international_linkage, Ids, ['international linkage holds w
     atomic_list_concat(['International linkage: ', Outside, ' allied with ', Parties, '.'], S).
 
 az_governance_text(ByRole, Pairs, Mediators, S) :-
-    findall(X, member(p(X, _, _), Pairs), R0), append(ByRole, R0, S0), sort(S0, States),
-    findall(Y, member(p(_, Y, _), Pairs), V0), sort(V0, Victims),
+    findall(X, member((X-_)-_, Pairs), R0), append(ByRole, R0, S0), sort(S0, States),
+    findall(Y, member((_-Y)-_, Pairs), V0), sort(V0, Victims),
     ( States == [] -> T1 = ''
     ; few_labels(States, SN), ( Victims == [] -> atomic_list_concat(['the state is a party (', SN, ')'], T1)
                              ; few_labels(Victims, VN), atomic_list_concat(['the state is a party (', SN, '), attacking or coercing ', VN], T1) ) ),

@@ -93,6 +93,16 @@ fr_referent_type(community).
 fr_citing(Base, Groups) :- view_set(fr_citing(Base), fr_citing_(Base), Groups).
 fr_citing_(Base, Groups) :- keywords(fr_words(Base), Words), nodes_mentioning('Claim', Words, Hits), speakers(Hits, Groups).
 
+% added_answer(fr_citing(Base), ...): the speakers citing a base grown with a write, where a write of a claim or an
+% ASSERTS edge had them found again (79k and 39k inferences at 1M facts after an ingest-like write). A write only adds:
+% a speaker's claims citing the base only grow, and a speaker's group changes only at an ASSERTS edge added from it (it
+% is an end of an edge added: added_ends/2); each such group is found again from the speaker's own claims
+% (fr_own_citing/3, as the profile's growth reads it) and put in place of its old one
+added_answer(fr_citing(Base), Added, Groups0, Groups) :-
+    added_ends(Added, Ends),
+    findall(G, ( member(X, Ends), fr_own_citing(X, Base, G) ), New0), append(New0, New),
+    put_by_subject(Groups0, New, Groups).
+
 % fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
 % tie-break order; computed once per graph view and kept with view_set/3 (read without the copy a table makes).
 fr_profile(Profiles) :- view_set(fr_profile, fr_compute_profile, Profiles).

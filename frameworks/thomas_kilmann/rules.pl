@@ -94,6 +94,16 @@ tk_sources([demand, threat, red_line, offer, consult, reject_perpetrator, reject
 % them; view_set/3 hands the groupings over without the copy out of a table each call would make)
 tk_source(Source, Kind, Groups) :- view_set(tk_source(Source), tk_source_kind(Source), Kind-Groups).
 tk_source_kind(Source, Kind-Groups) :- tk_source_of(Source, Kind, Groups).
+
+% added_answer(tk_source(refusal), ...): the speakers of claims refusing talks grown with a write, where a write of a
+% claim or an ASSERTS edge had them found again (49k inferences at 1M facts after an ingest-like write). A write only
+% adds: a speaker's refusals only grow, and change only at an ASSERTS edge added from it (an end of an edge added:
+% added_ends/2); each such group is found again from the speaker's own claims, as the model's growth reads it
+% (tk_own_source/5), and put in place of its old one
+added_answer(tk_source(refusal), Added, Kind-Groups0, Kind-Groups) :-
+    added_ends(Added, Ends),
+    findall(X-G, ( member(X, Ends), own_ends(X, 'ASSERTS', _, 'Claim', Cs), tk_own_source(refusal, X, Cs-[], Kind, G), G \== [] ), New),
+    put_by_subject(Groups0, New, Groups).
 tk_source_of(demand, competing, G) :- claims_by_actor('Demand', G).
 tk_source_of(threat, competing, G) :- claims_by_actor('Threat', G).
 tk_source_of(red_line, competing, G) :- claims_by_actor('RedLine', G).

@@ -2010,3 +2010,95 @@ describe('galtung\'s sentences kept for the view (h-refers)', () => {
     expect(run(graph)).toEqual(run(copyOf(graph)));
   });
 });
+
+describe('the next runs after a write at 1M facts, grown instead of found again (h-rules21)', () => {
+  const actor = (id: string, properties: NodeRecord['properties'] = {}) => node(id, 'Actor', { label: id, ...properties });
+  const claimOf = (id: string, type: string, text: string) => datedClaim(id, type, text, '2024-03-01');
+
+  it('azar\'s communal groups take a held identity group made a party by an edge alone (a hostile claim\'s new target), a new community that opposes a party, and a held communal party\'s new identity claim; a party that names no identity and a community that is no party stay out; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('azar');
+    const graph = GraphIndex.fromRecords(
+      [
+        actor('g', { actor_type: 'community' }), actor('h', { actor_type: 'community' }), actor('s', { actor_type: 'state' }),
+        actor('k', { actor_type: 'armed_group', label: 'the tribe militia' }), actor('q', { actor_type: 'armed_group' }),
+        claimOf('th', 'Threat', 'we will strike'), claimOf('id1', 'Position', 'our people are hunted'), claimOf('id2', 'Position', 'an ethnic purge'),
+      ],
+      [edge('o1', 'OPPOSES', 's', 'g'), edge('a0', 'ASSERTS', 's', 'th'), edge('a1', 'ASSERTS', 'g', 'id1'), edge('o2', 'OPPOSES', 's', 'q')],
+    );
+    const communal = firstAnswer(rules, 'azar', 'az_communal(C), format(string(L), "~w", [C])');
+    run(graph);
+    expect(communal(graph)).toEqual('c([g],[g,id1])'); // h and k are identity groups, but no party; q a party naming no identity
+    putLogged(
+      graph,
+      [actor('n', { actor_type: 'community' })],
+      [
+        edge('t1', 'TARGETS', 'th', 'k'), // s's threat held now aims at k: k, a group by its label, becomes a party
+        edge('o3', 'OPPOSES', 'n', 's'), // a new community opposing the state
+        edge('a2', 'ASSERTS', 'g', 'id2'), // a communal party held says more
+      ],
+    );
+    expectGrownRecords(rules, 'az_communal', graph, communal, run, 'c([g,k,n],[g,id1,id2,k,n])');
+  });
+
+  it('azar\'s state repression takes a held group given as the target of a state\'s held assault, a state\'s new coercion of a group it attacked (one entry for the pair), and a held armed group the state attacked that names an identity; a non-state\'s attack and a state\'s attack on a group of no identity stay out; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('azar');
+    const graph = GraphIndex.fromRecords(
+      [
+        actor('s', { actor_type: 'state' }), actor('g', { actor_type: 'community' }), actor('h', { actor_type: 'community' }),
+        actor('k', { actor_type: 'armed_group' }), actor('m', { actor_type: 'armed_group' }), actor('x', { actor_type: 'ngo' }),
+        claimOf('id', 'Position', 'our people are hunted'),
+        datedEvent('e1', 'ASSAULT', '2024-03-01'), datedEvent('e2', 'ASSAULT', '2024-03-02'), datedEvent('e3', 'ASSAULT', '2024-03-03'),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 's', 'e1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'h', 'e1', 'target'),
+        edge('p3', 'PARTICIPATES_IN', 's', 'e2', 'perpetrator'), edge('p4', 'PARTICIPATES_IN', 'k', 'e2', 'target'),
+        edge('p5', 'PARTICIPATES_IN', 's', 'e3', 'perpetrator'),
+      ],
+    );
+    const repression = firstAnswer(rules, 'azar', 'az_state_repression(P), format(string(L), "~w", [P])');
+    run(graph);
+    expect(repression(graph)).toEqual('[s-h-[e1]]');
+    putLogged(
+      graph,
+      [datedEvent('e4', 'COERCE', '2024-03-04'), datedEvent('e5', 'ASSAULT', '2024-03-05')],
+      [
+        edge('p6', 'PARTICIPATES_IN', 'g', 'e3', 'target'), // a held group the target of the state's held assault: s is not touched
+        edge('p7', 'PARTICIPATES_IN', 's', 'e4', 'perpetrator'), edge('p8', 'PARTICIPATES_IN', 'h', 'e4', 'target'), // s coerces h too
+        edge('a1', 'ASSERTS', 'k', 'id'), // k, whom s attacked (e2), names an identity
+        edge('p9', 'PARTICIPATES_IN', 'x', 'e5', 'perpetrator'), edge('p10', 'PARTICIPATES_IN', 'g', 'e5', 'target'), // no state
+        edge('p11', 'PARTICIPATES_IN', 'm', 'e4', 'target'), // a group of no identity
+      ],
+    );
+    expectGrownRecords(rules, 'az_state_repression', graph, repression, run, '[s-g-[e3],s-h-[e1,e4],s-k-[e2]]');
+  });
+
+  it('french_raven\'s speakers citing a base take a held speaker\'s new claim citing it and a new speaker of a held claim; a claim added with no speaker, and one that cites nothing, add none; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('french_raven');
+    const graph = GraphIndex.fromRecords(
+      [actor('a'), actor('b'), actor('c'), claimOf('r1', 'Position', 'the report shows it'), claimOf('r2', 'Position', 'the data is clear'), claimOf('n1', 'Position', 'rain today')],
+      [edge('a1', 'ASSERTS', 'a', 'r1')],
+    );
+    const citing = firstAnswer(rules, 'french_raven', 'fr_citing(informational, G), format(string(L), "~w", [G])');
+    run(graph);
+    expect(citing(graph)).toEqual('[a-[r1]]');
+    putLogged(
+      graph,
+      [claimOf('r3', 'Position', 'satellite footage proves it'), claimOf('r4', 'Position', 'according to the census')],
+      [edge('a2', 'ASSERTS', 'a', 'r3'), edge('a3', 'ASSERTS', 'b', 'r2'), edge('a4', 'ASSERTS', 'c', 'n1')],
+    );
+    expectGrownRecords(rules, 'fr_citing(informational)', graph, citing, run, '[a-[r1,r3],b-[r2]]');
+  });
+
+  it('thomas_kilmann\'s refusals take a held speaker\'s new refusal and a new speaker of a held one; a claim that refuses nothing adds none; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const graph = GraphIndex.fromRecords(
+      [actor('a'), actor('b'), actor('c'), claimOf('f1', 'Position', 'we refuse talks'), claimOf('f2', 'Position', 'no talks with them'), claimOf('n1', 'Position', 'rain today')],
+      [edge('a1', 'ASSERTS', 'a', 'f1'), edge('o1', 'OPPOSES', 'a', 'b')],
+    );
+    const refusals = firstAnswer(rules, 'thomas_kilmann', 'tk_source(refusal, K, G), format(string(L), "~w", [K-G])');
+    run(graph);
+    expect(refusals(graph)).toEqual('avoiding-[a-[f1]]');
+    putLogged(graph, [claimOf('f3', 'Position', 'we will never negotiate')], [edge('a2', 'ASSERTS', 'a', 'f3'), edge('a3', 'ASSERTS', 'b', 'f2'), edge('a4', 'ASSERTS', 'c', 'n1')]);
+    expectGrownRecords(rules, 'tk_source(refusal)', graph, refusals, run, 'avoiding-[a-[f1,f3],b-[f2]]');
+  });
+});
