@@ -35,13 +35,11 @@ indicator(declared_spoilers, 0.5, 'actors the graph already names as spoilers (r
 
 present(process, Ids) :- peace_process_ids(Ids), nonempty(Ids).
 present(agreement, Ids) :- st_agreement_ids(Ids), nonempty(Ids).
-present(opposition, Ids) :- st_ctx(Ctx), st_opposition_edges(Ctx, Ids), nonempty(Ids).
+present(opposition, Ids) :- st_opposition(Ids), nonempty(Ids).
 present(red_lines_against_deal, Ids) :- st_deal_claims(Ids), nonempty(Ids).
 present(violence_after_commitment, Ids) :- st_assaults_after(Ids), nonempty(Ids).
 present(inclusion_demands, Ids) :- st_inclusion_demands(Ids), nonempty(Ids).
-present(shifting_demands, Ids) :-
-    claims_by_actor('Demand', Groups), st_inclusion_demands(Inclusion),
-    findall(Ds, (member(_-Ds0, Groups), st_shifting(Ds0, Inclusion, Ds)), L), append(L, I0), sort(I0, Ids), nonempty(Ids).
+present(shifting_demands, Ids) :- st_shifting_demands(Ids), nonempty(Ids).
 present(total_rejection, Ids) :- st_rejections(Ids), nonempty(Ids).
 present(declared_spoilers, Ids) :- nodes_where('Actor', role, spoiler, Ids), nonempty(Ids).
 
@@ -92,6 +90,23 @@ st_rejections(Ids) :-
 
 st_inclusion_demands(Ids) :- claims_of_type('Demand', D), keywords(st_inclusion_words, W), mentioning(D, W, Ids).
 
+% st_shifting_demands(-Ids): the dated demands of every speaker whose demands shift (st_shifting/3), sorted. Kept with
+% view_set/3 and grown by a write (added_answer/4 below), where each speaker's demands were dated again at every run
+% after a write (some 79k inferences at 1M facts, 5k speakers)
+st_shifting_demands(Ids) :- view_set(st_shifting_demands, st_shifting_demands_, Ids).
+st_shifting_demands_(Ids) :-
+    claims_by_actor('Demand', Groups), st_inclusion_demands(Inclusion),
+    findall(Ds, (member(_-Ds0, Groups), st_shifting(Ds0, Inclusion, Ds)), L), append(L, I0), sort(I0, Ids).
+
+% the shifting demands grown by a write: a speaker's demands change only with its own ASSERTS edges (it is then among
+% the write's ends, added_ends/2), and a write only adds: a claim's text and date stay, so a speaker whose demands
+% shift still does, with the demands added, and the others' stay as they were. Each touched speaker's are found again
+% from its own claims, their inclusion demands among them (st_shifting/3 asks only of the speaker's own)
+added_answer(st_shifting_demands, Added, Ids0, Ids) :-
+    added_ends(Added, Ends), keywords(st_inclusion_words, W),
+    findall(Ds, ( member(A, Ends), own_claims(A, 'Demand', Ds0), own_mentioning(Ds0, W, Inclusion), st_shifting(Ds0, Inclusion, Ds) ), L),
+    append(L, New), st_added(New, Ids0, Ids).
+
 % st_shifting(+Demands, +Inclusion, -Dated): an actor's dated demands when they fall on two or more
 % dates and not all are for inclusion (among Inclusion, the demands for it): each demand's day read
 % once, where filters per actor cost a call each for hundreds of actors
@@ -101,8 +116,12 @@ st_shifting(Demands, Inclusion, Dated) :-
     \+ \+ ( member(X-_, IdDays), \+ memberchk(X, Inclusion) ),
     findall(X, member(X-_, IdDays), Dated).
 
-% OPPOSES edges between an actor and a party of the process (either way): of all the OPPOSES
-% edges, those with a party at one end (keyed by each end, walked once with the parties)
+% st_opposition(-Ids): the OPPOSES edges between an actor and a party of the process (either way), kept with the
+% spoilers and grown with them (st_spoilers/2), where the parties and every OPPOSES edge were read again at each run
+% after a write (some 158k inferences at 1M facts); none without a peace process, which has no parties
+st_opposition(Ids) :- ( view_set(st_spoilers, st_all_spoilers, sp(_, _, _, Found)) -> Ids = Found ; Ids = [] ).
+
+% of all the OPPOSES edges, those with a party at one end (keyed by each end, walked once with the parties)
 st_opposition_edges(ctx(_, Parties), Ids) :-
     findall(P-E, ( edge(E, 'OPPOSES', X, Y, _), ( P = X ; P = Y ) ), L0), keysort(L0, ByEnd),
     findall(E, keyed_member(Parties, ByEnd, E), L), sort(L, Ids).
@@ -157,10 +176,11 @@ st_merge([P | Rest], [P | Out]) :- st_merge(Rest, Out).
 
 % st_spoilers(-Ctx, -Spoilers): s(...) for every spoiler, sorted by actor (none without a peace process)
 % (kept with view_set/3: the ranking and the findings read them, once per graph view, with the first agreement's
-% days they were found with, or none; a write grows them: added_answer/4 below)
-st_spoilers(Ctx, Spoilers) :- view_set(st_spoilers, st_all_spoilers, sp(Ctx, _, Spoilers)).
-st_all_spoilers(sp(Ctx, First, Spoilers)) :-
-    peace_process_exists, st_ctx(Ctx), st_candidates(Ctx, Candidates), st_behaviour(Moves),
+% days they were found with, or none, and the opposition edges, st_opposition/1, which read the same parties; a write
+% grows them: added_answer/4 below)
+st_spoilers(Ctx, Spoilers) :- view_set(st_spoilers, st_all_spoilers, sp(Ctx, _, Spoilers, _)).
+st_all_spoilers(sp(Ctx, First, Spoilers, Opposition)) :-
+    peace_process_exists, st_ctx(Ctx), st_opposition_edges(Ctx, Opposition), st_candidates(Ctx, Candidates), st_behaviour(Moves),
     ( st_first_agreement_days(First) -> true ; First = none ),
     findall(S, ( member(A-Ps0, Candidates), group_ids(A, Moves, Beh), Beh \== [],
                  st_drop(A, Ps0, Ps), st_spoiler_with(A, Ps, Beh, S) ), Spoilers).
@@ -171,8 +191,10 @@ st_all_spoilers(sp(Ctx, First, Spoilers)) :-
 % own edges or a party new at the other end of its OPPOSES edges. Those actors' entries are found again from their own
 % edges, the others kept. The attacks counted are those after the first agreement: an agreement dated before it moves
 % that window for every actor, and the spoilers are then found again whole (as when the reference date moves:
-% unseen_changes/3 of lib/graph.pl).
-added_answer(st_spoilers, Added, sp(ctx(Inside0, Parties0), First, Spoilers0), sp(ctx(Inside, Parties), First, Spoilers)) :-
+% unseen_changes/3 of lib/graph.pl). An OPPOSES edge joins the opposition when it is added with a party at one end or
+% when an end becomes a party: either way that end is among the write's ends, whose edges are read (each end looked up
+% in the parties by memberchk/2, a scan in C, where ord_memberchk/2 walks some 12k parties in Prolog at 1M facts).
+added_answer(st_spoilers, Added, sp(ctx(Inside0, Parties0), First, Spoilers0, Opposition0), sp(ctx(Inside, Parties), First, Spoilers, Opposition)) :-
     st_first_agreement_stays(Added, First),
     added_ends(Added, Ends),
     include(st_own_inside, Ends, In), st_added(In, Inside0, Inside),
@@ -184,7 +206,8 @@ added_answer(st_spoilers, Added, sp(ctx(Inside0, Parties0), First, Spoilers0), s
     % the others, where an exclude/3 and append/3 of every spoiler took most of the growth's 166k inferences at 1M
     % facts); one that is not would be left in place, so the growth fails and the spoilers are found again whole
     \+ ( member(A, Touched), memberchk(s(A, _, _, _), Spoilers0), \+ memberchk(s(A, _, _, _), New) ),
-    put_by_subject(Spoilers0, New, Spoilers).
+    put_by_subject(Spoilers0, New, Spoilers),
+    findall(E, ( member(P, Ends), memberchk(P, Parties), opposes(P, _, E) ), Es), st_added(Es, Opposition0, Opposition).
 
 % st_added(+New, +Set, -Grown): the ordered set Set with the few ids of New, sorted in C (ord_union/3 walks Set)
 st_added(New, Set, Grown) :- ( New == [] -> Grown = Set ; append(New, Set, All), sort(All, Grown) ).
@@ -269,9 +292,8 @@ spoiler(A) :- st_spoilers(_, S), member(s(A, _, _, _), S).
 finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
     peace_process(Es, Cs), length(Es, NE), length(Cs, NC),
     st_counts([NE-'talks or agreement event'-'talks and agreement events', NC-'offer or commitment'-'offers and commitments'], Record),
-    st_process(All, Current),
-    findall(D, (member(Id, All), valid_time(Id, D)), Ds0), msort(Ds0, Ds),
-    ( Ds = [] -> Latest = 'undated' ; last(Ds, Latest) ),
+    st_process(_, Current),
+    st_process_latest(Dates), ( Dates = [Latest] -> true ; Latest = 'undated' ),
     recent_window(Days), atomic_list_concat(['a peace process is talks and agreements (CONSULT, AGREE), offers and commitments (Offer, Commitment); it is current when some of it falls in the recent window (', Days, ' days) or is undated'], Rule),
     ( Current = [_|_] -> Value = yes,
         atomic_list_concat(['A peace process is under way: ', Record, ', the latest on ', Latest, '.'], Sentence)
@@ -283,6 +305,25 @@ finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
 % and for the strength of a process under way, which reads them alone (the finding's dates and counts cost it as much
 % again: some 12k inferences at 100k facts)
 st_process(Ids, Current) :- peace_process_ids(Ids), nonempty(Ids), current_ids(Ids, Current).
+
+% st_process_latest(-Dates): [Latest], the latest date of the process's talks, agreements, offers and commitments (the
+% last in the standard order, as a sort of them all gives it), or [] when none is dated. Kept with view_set/3 and grown by
+% a write (added_answer/4 below): the date of each of the process's ids was read at every run after a write (some
+% 101k inferences at 1M facts, 20k ids)
+st_process_latest(Dates) :- view_set(st_process_latest, st_process_latest_, Dates).
+st_process_latest_(Dates) :- peace_process_ids(Ids), st_latest_of(Ids, [], Dates).
+
+% st_latest_of(+Ids, +Dates0, -Dates): [Latest] of the dates of Ids and of Dates0 ([] or [Date]), or [] when there is none
+st_latest_of(Ids, Dates0, Dates) :-
+    findall(D, ( member(Id, Ids), valid_time(Id, D) ), Ds, Dates0),
+    ( max_member(Latest, Ds) -> Dates = [Latest] ; Dates = [] ).
+
+% the latest date grown by a write: a write only adds nodes (one that rewrites a node has every answer found again:
+% engine/store/graph-changes.ts addedSince), so the latest is the kept one or a date of a node the write added to the process
+added_answer(st_process_latest, added(Nodes, _, _), Dates0, Dates) :-
+    added_node_ids(Nodes, Ids), include(st_in_process, Ids, Process), st_latest_of(Process, Dates0, Dates).
+
+st_in_process(Id) :- ( event(Id, T) -> memberchk(T, ['CONSULT', 'AGREE']) ; claim(Id, T) -> memberchk(T, ['Offer', 'Commitment']) ).
 
 % per spoiler, three findings each (type, position, strategy), ranked by the moves against the
 % process: a run keeps its findings limit of them (kept/2), and profiles only the spoilers it keeps
@@ -318,7 +359,9 @@ st_spoiler_finding(A, Ps, OppIds, Beh, _, Type, TypeIds, TypeReason, TInds, _, s
     join([OText, '; it ', BText, ': a ', Type, ' spoiler, since ', TypeReason, '.'], Sentence),
     append([[A], OppIds, Beh, TypeIds], I0), sort(I0, Ids).
 st_spoiler_finding(A, _, OppIds, Beh, prof(Claims, Acts), _, _, _, _, Inside, spoiler_position, [A, Position], Sentence, Ids, [Rule, opposition]) :-
-    ( ord_intersection([A], Inside, [A]) -> Position = inside ; Position = outside ),
+    % memberchk/2 scans Inside in C, where ord_intersection/3 walked it in Prolog (some 12k actors at 1M facts: 150k
+    % inferences for a run's eight kept spoilers)
+    ( memberchk(A, Inside) -> Position = inside ; Position = outside ),
     filter_ids(Acts, prop(event_type, 'CONSULT'), E1), filter_ids(Acts, prop(event_type, 'AGREE'), E2), append(E1, E2, MyEvents),
     filter_ids(Claims, prop(type, 'Commitment'), MyCommits),
     Rule = 'inside spoilers take part in talks or agreements (CONSULT, AGREE) or made a commitment; outside spoilers do not',

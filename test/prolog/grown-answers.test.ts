@@ -2102,3 +2102,54 @@ describe('the next runs after a write at 1M facts, grown instead of found again 
     expectGrownRecords(rules, 'tk_source(refusal)', graph, refusals, run, 'avoiding-[a-[f1,f3],b-[f2]]');
   });
 });
+
+describe('stedman\'s run after a write at 1M facts: its opposition, latest process date and shifting demands grown instead of found again (h-rules20)', () => {
+  const actor = (id: string) => node(id, 'Actor', { label: id });
+  it('stedman\'s opposition edges take an OPPOSES edge added to a party and one whose end becomes a party, not one between non-parties; the latest process date takes a later talk and keeps its date at an earlier commitment; the shifting demands take a speaker\'s demand on a new date; each kept, as a fresh copy\'s; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('stedman');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e'].map(actor),
+        datedEvent('v1', 'CONSULT', '2024-02-20'), datedClaim('m1', 'Commitment', 'we commit to the talks', '2024-03-01'), datedEvent('x0', 'PROTEST', '2024-05-01'),
+        datedClaim('dm1', 'Demand', 'we demand compensation', '2024-03-05'),
+        datedClaim('dm2', 'Demand', 'we demand the border', '2024-03-05'), datedClaim('dm3', 'Demand', 'we demand the river', '2024-03-05'),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'participant'), edge('p2', 'PARTICIPATES_IN', 'b', 'v1', 'participant'), edge('s1', 'ASSERTS', 'a', 'm1'),
+        edge('o1', 'OPPOSES', 'c', 'a'), edge('o2', 'OPPOSES', 'd', 'e'), // e is no party yet
+        edge('s2', 'ASSERTS', 'b', 'dm1'), edge('s3', 'ASSERTS', 'c', 'dm2'), edge('s4', 'ASSERTS', 'c', 'dm3'), // c's demands on one date: no shift
+      ],
+    );
+    const opposition = firstAnswer(rules, 'stedman', 'st_opposition(L)');
+    const latest = firstAnswer(rules, 'stedman', 'st_process_latest(D), format(string(L), "~w", [D])');
+    const shifting = firstAnswer(rules, 'stedman', 'st_shifting_demands(L)');
+    run(graph);
+    expect(opposition(graph)).toEqual(['o1']);
+    const before = latest(graph);
+    expect(before).toMatch(/2024-03-01/);
+    expect(shifting(graph)).toEqual([]);
+    putLogged(
+      graph,
+      [actor('f'), actor('g'), actor('h'), datedClaim('n1', 'Offer', 'we offer a ceasefire', '2024-04-02'), datedEvent('v2', 'CONSULT', '2024-04-20'), datedClaim('dm4', 'Demand', 'we demand compensation again', '2024-04-10')],
+      [
+        edge('s5', 'ASSERTS', 'e', 'n1'), // e offers: a party now, so d's opposition to it (no edge added to d) counts
+        edge('o3', 'OPPOSES', 'f', 'b'), // added to a party
+        edge('o4', 'OPPOSES', 'g', 'h'), // between two actors of no part in the process
+        edge('p3', 'PARTICIPATES_IN', 'a', 'v2', 'participant'), // later talks
+        edge('s6', 'ASSERTS', 'b', 'dm4'), // b's demands now on two dates
+      ],
+    );
+    rules.solveLibrary('true', [], { graph });
+    for (const key of ['st_spoilers', 'st_process_latest', 'st_shifting_demands']) expect(keptUnder(rules, key, graph)).toBe(1);
+    const copy = copyOf(graph);
+    expect(opposition(graph)).toEqual(['o1', 'o2', 'o3']);
+    expect(latest(graph)).toMatch(/2024-04-20/);
+    expect(shifting(graph)).toEqual(['dm1', 'dm4']);
+    for (const answer of [opposition, latest, shifting]) expect(answer(graph)).toEqual(answer(copy));
+    expect(run(graph)).toEqual(run(copy));
+    // a commitment earlier than the latest talks (after the first agreement: the window stays) leaves the latest date
+    putLogged(graph, [datedClaim('m2', 'Commitment', 'we commit again', '2024-03-20')], [edge('s7', 'ASSERTS', 'c', 'm2')]);
+    expectGrownRecords(rules, 'st_process_latest', graph, latest, run, latest(copyOf(graph)));
+    expect(latest(graph)).toMatch(/2024-04-20/);
+  });
+});
