@@ -367,6 +367,8 @@ try {
       collecting = false;
       roundsMs.push(roundMs / summary.ingested);
       if (source) {
+        // said now: the workers may take long to hear every delta (5e03357's whole lists at 5,120 documents: minutes)
+        console.log(`round ${round}: main thread CPU ${(roundMs / summary.ingested).toFixed(3)} ms per document (unsampled: ${UNSAMPLED})`);
         await following;
         const { at, graph } = await source.current('bench', 'batch');
         const heard = await followers!.heard(at);
