@@ -32,7 +32,13 @@
  * 8 times over, where a batch has its names asked again for a few drafts only). With --unsampled
  * there is no profiler: only the main thread's CPU per document, round by round.
  *
- *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay --unsampled]
+ * With --replicas N the store has a replica source on it, as a server's reasoning pool has, and N worker threads that
+ * follow the graph (bench/replica-followers.ts: replicas without the Prolog engine), from the batch's first commit (or
+ * before the clock, when the graph is generated): the main thread then posts every commit's delta. It prints the deltas'
+ * bytes (serialised), records and provenance entries per document, and with --check-replicas whether each worker's
+ * replica equals the store's graph after the round (a digest of every record).
+ *
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay --unsampled --replicas 0 --check-replicas]
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -47,11 +53,13 @@ import { fileDraftMessage, readFileDraftMessage, type FileDraft } from '../engin
 import type { KnownNamesPosition, KnownNamesRef } from '../engine/extract/known-names.ts';
 import type { ExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { readSource } from '../engine/extract/source.ts';
+import { ReplicaSource } from '../engine/reason/replicas.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { copiedCorpus } from './batch-corpus.ts';
 import { writeInChunks } from './cold-start.ts';
 import { generate } from './conflict-graph.ts';
 import { profileTree, type Profile, type ProfileNode } from './long-turns.ts';
+import { recordsDigest, ReplicaFollowers, type DeltasHeard } from './replica-followers.ts';
 import { threadCpu } from './thread-cpu.ts';
 
 const { values: args } = parseArgs({
@@ -68,8 +76,12 @@ const { values: args } = parseArgs({
     unsampled: { type: 'boolean', default: false },
     allocations: { type: 'boolean', default: false },
     'every-document': { type: 'string', default: '' },
+    replicas: { type: 'string', default: '0' },
+    'check-replicas': { type: 'boolean', default: false },
   },
 });
+/** Worker threads following the graph's replica (--replicas). */
+const REPLICAS = Number(args.replicas);
 const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
 const COPIES = Number(args.copies);
@@ -313,13 +325,30 @@ try {
   const roundsMs: number[] = [];
   /** Bytes the scavenges promoted per document, by round. */
   const promoted: number[] = [];
+  /** What the replicas' deltas carried per document, by round (--replicas), and whether the replicas equalled the store (--check-replicas). */
+  const deltas: DeltasHeard[] = [];
+  const replicasEqual: boolean[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const dir = path.join(base, `round-${round}`);
     await cp(path.join(base, 'seed'), dir, { recursive: true });
     const store = await ParleyStore.open(dir);
+    const source = REPLICAS > 0 ? new ReplicaSource(store, `batch-profile-${process.pid}-${round}`) : undefined;
+    const followers = source && new ReplicaFollowers(source.channelName, REPLICAS);
     try {
       // the graph in memory before the clock starts, as in a server that holds it
       if (INTO_FACTS > 0) await store.loadGraph('bench', 'batch');
+      // the workers hold the graph's replica from the batch's first commit (or before it, when generated), as a server's do once a task named it
+      let following: Promise<unknown> | undefined;
+      await followers?.ready;
+      if (source && INTO_FACTS > 0) await followers!.follow((await source.current('bench', 'batch')).at);
+      else if (source) {
+        following = new Promise<void>((resolve) => {
+          const stop = store.onChange(() => {
+            stop();
+            resolve();
+          });
+        }).then(async () => followers!.follow((await source.current('bench', 'batch')).at));
+      }
       if (ALLOCATIONS) await session.post('HeapProfiler.startSampling', { samplingInterval: ALLOCATION_SAMPLING_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
       else if (!UNSAMPLED) await session.post('Profiler.start');
       collecting = true;
@@ -337,12 +366,26 @@ try {
       documents += summary.ingested;
       collecting = false;
       roundsMs.push(roundMs / summary.ingested);
+      if (source) {
+        // said now: the workers may take long to hear every delta (5e03357's whole lists at 5,120 documents: minutes)
+        console.log(`round ${round}: main thread CPU ${(roundMs / summary.ingested).toFixed(3)} ms per document (unsampled: ${UNSAMPLED})`);
+        await following;
+        const { at, graph } = await source.current('bench', 'batch');
+        const heard = await followers!.heard(at);
+        deltas.push({ messages: heard.messages / summary.ingested, bytes: heard.bytes / summary.ingested, records: heard.records / summary.ingested, provenanceEntries: heard.provenanceEntries / summary.ingested });
+        if (args['check-replicas']) {
+          const expected = recordsDigest(graph);
+          replicasEqual.push((await followers!.digests(at)).every((digest) => digest === expected));
+        }
+      }
       if (round === ROUNDS - 1) {
         let longest = 0;
         for (const node of (await store.loadGraph('bench', 'batch')).nodes.values()) longest = Math.max(longest, node.provenance.length);
         console.log(`the batch's longest provenance list: ${longest} entries`);
       }
     } finally {
+      await followers?.close();
+      source?.close();
       await store.close();
     }
   }
@@ -352,6 +395,11 @@ try {
   gcObserver.disconnect();
   if (UNSAMPLED) console.log(`main thread CPU per document by round (unsampled): ${roundsMs.map((ms) => ms.toFixed(3)).join(' ')}`);
   console.log(`main thread collections per 100 documents: ${((100 * collections.minor) / documents).toFixed(1)} minor, ${((100 * collections.major) / documents).toFixed(1)} major and incremental`);
+  if (REPLICAS > 0) {
+    const perDocument = (heard: DeltasHeard) => `${(heard.bytes / 1024).toFixed(1)} KB, ${heard.records.toFixed(1)} records, ${heard.provenanceEntries.toFixed(1)} provenance entries (${heard.messages.toFixed(2)} messages)`;
+    console.log(`replica deltas per document (${REPLICAS} workers following), serialised, by round: ${deltas.map(perDocument).join('; ')}`);
+    if (args['check-replicas']) console.log(`replicas equal the store's graph after each round: ${replicasEqual.map((equal) => (equal ? 'yes' : 'NO')).join(' ')}`);
+  }
   console.log(`main thread promoted by its scavenges, by round: ${promoted.map((bytes) => `${(bytes / 1024).toFixed(1)} KB`).join(' ')} per document`);
   if (!UNSAMPLED && !ALLOCATIONS) console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);
   if (REPLAY) console.log(`replayed: the main thread alone took ${(mainMs / documents).toFixed(2)} ms of CPU per document, ${UNSAMPLED || ALLOCATIONS ? 'CPU unsampled' : 'sampled'} (the first pass drafted every file once; ${replayedAtPosition} of ${documents} drafts handed at the replay's own position in the log of names)`);

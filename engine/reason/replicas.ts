@@ -129,9 +129,18 @@ export interface TaskVersion extends GraphVersion {
   task?: number;
 }
 
+/**
+ * A record as a delta carries it: whole, or, when its provenance list is the long one the replica holds (of
+ * `provenanceFrom` entries) with entries appended, with those entries alone as its `provenance`. A batch that names one
+ * actor in every document sent that actor's whole list at each commit: bytes cloned on the main thread, and decoded by
+ * each worker, that grow with the square of the batch (docs/batch.md). A worker whose record has another length drops
+ * its replica (the next task takes a snapshot), never making a wrong list.
+ */
+export type DeltaRecord<R extends NodeRecord | EdgeRecord> = R & { provenanceFrom?: number };
+
 export type ReplicaMessage =
-  | { type: 'delta'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
-  | { type: 'delta-part'; key: string; generation: string; version: number; nodes: NodeRecord[]; edges: EdgeRecord[] }
+  | { type: 'delta'; key: string; generation: string; version: number; nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] }
+  | { type: 'delta-part'; key: string; generation: string; version: number; nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] }
   | { type: 'drop'; key: string }
   | { type: 'need'; key: string; generation: string; to?: string; worker?: number; records?: true }
   | { type: 'started' }
@@ -499,7 +508,11 @@ export class ReplicaSource {
     }
     const version = ++entry.version;
     const { generation } = change;
-    const { nodes, edges } = change;
+    // whole while a snapshot of the graph goes out: its chunks are read as they go, after writes its version does not
+    // hold, so a record a worker builds may be longer than the one this write grew (the delta puts it back, a later one on)
+    const grown = change.provenanceFrom && change.provenanceFrom.size > 0 && !this.snapshotGoingOut(key) ? change.provenanceFrom : undefined;
+    const nodes = grown ? change.nodes.map((record) => sentForm(record, grown)) : change.nodes;
+    const edges = grown ? change.edges.map((record) => sentForm(record, grown)) : change.edges;
     // parts of SNAPSHOT_CHUNK records, nodes first, walked by offset (the rest is never copied)
     let node = 0;
     let edge = 0;
@@ -514,6 +527,13 @@ export class ReplicaSource {
     }
     if (this.closed) return; // (the store still waits for this listener: the write is committed, the workers are gone)
     this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
+  }
+
+  /** Whether a snapshot of the graph under `key` is going out, to every worker or to one (sendSnapshot). */
+  private snapshotGoingOut(key: string): boolean {
+    if (this.snapshotting.has(key)) return true;
+    for (const sending of this.snapshotting) if (sending.startsWith(`${key}\u0000`)) return true;
+    return false;
   }
 
   /** The worker's engine holds the whole views of `keys` now, and has taken `handOvers` views whole since it started. */
@@ -1079,7 +1099,10 @@ export class ReplicaSet {
           this.replicas.delete(message.key); // a gap: the next task asks for a snapshot
           break;
         }
-        applyDelta(replica.graph, message.nodes, message.edges);
+        if (!applyDelta(replica.graph, message.nodes, message.edges)) {
+          this.replicas.delete(message.key); // as a gap: the next task asks for a snapshot
+          break;
+        }
         replica.version = message.version;
         replica.image = undefined;
         this.onReplica({ key: message.key, generation: replica.generation, version: replica.version }, replica.graph, 'delta');
@@ -1269,7 +1292,10 @@ export class ReplicaSet {
     let version = building.version;
     for (const delta of building.pending.sort((a, b) => a.version - b.version)) {
       if (delta.version !== version + 1) continue;
-      applyDelta(building.graph, delta.nodes, delta.edges);
+      if (!applyDelta(building.graph, delta.nodes, delta.edges)) {
+        this.leave(key); // the graph is asked for again
+        return;
+      }
       version = delta.version;
     }
     const image = version === building.version ? building.image : undefined;
@@ -1389,7 +1415,37 @@ export function snapshotChunk(
   return { nodes, edges };
 }
 
-function applyDelta(graph: GraphIndex, nodes: NodeRecord[], edges: EdgeRecord[]): void {
+/**
+ * Puts a delta's records into `graph`; false, nothing put, when a record carries entries to append to a list `graph`
+ * does not hold at the length it names (DeltaRecord).
+ */
+function applyDelta(graph: GraphIndex, nodes: DeltaRecord<NodeRecord>[], edges: DeltaRecord<EdgeRecord>[]): boolean {
+  const wholeNodes = wholeRecords(nodes, (id) => graph.node(id));
+  const wholeEdges = wholeNodes && wholeRecords(edges, (id) => graph.edge(id));
+  if (!wholeNodes || !wholeEdges) return false;
   // logged, so that the worker's Prolog facts take the additions rather than the whole graph again
-  putLogged(graph, nodes, edges);
+  putLogged(graph, wholeNodes, wholeEdges);
+  return true;
+}
+
+/** The main thread's form of `record` in a delta (DeltaRecord): its provenance after the first `grown.get(record)` entries, when noted there. */
+function sentForm<R extends NodeRecord | EdgeRecord>(record: R, grown: ReadonlyMap<NodeRecord | EdgeRecord, number>): DeltaRecord<R> {
+  const from = grown.get(record);
+  // (the record's keys in their order, provenance among them: a worker's answers serialise records as the store's)
+  return from === undefined ? record : ({ ...record, provenance: record.provenance.slice(from), provenanceFrom: from } as DeltaRecord<R>);
+}
+
+/** `records` made whole from the lists `held` has (the array itself when none needs it); undefined when a list held has not the length a record names. */
+function wholeRecords<R extends NodeRecord | EdgeRecord>(records: DeltaRecord<R>[], held: (id: string) => R | undefined): R[] | undefined {
+  let whole: R[] | undefined;
+  for (let i = 0; i < records.length; i++) {
+    if (records[i].provenanceFrom === undefined) continue;
+    const { provenanceFrom, ...record } = records[i];
+    const list = held(record.id)?.provenance;
+    if (!list || list.length !== provenanceFrom) return undefined;
+    record.provenance = list.concat(record.provenance);
+    whole ??= records.slice();
+    whole[i] = record as unknown as R;
+  }
+  return whole ?? records;
 }

@@ -16,7 +16,21 @@ export const DEFAULT_CACHE_FACTS = 2_000_000;
  * correction that replaced the graph as read (engine/store/corrections.ts: records may have left it).
  */
 export type GraphChange =
-  | { kind: 'write'; tenant: string; graphId: string; generation: string; nodes: NodeRecord[]; edges: EdgeRecord[] }
+  | {
+      kind: 'write';
+      tenant: string;
+      graphId: string;
+      generation: string;
+      nodes: NodeRecord[];
+      edges: EdgeRecord[];
+      /**
+       * Of `nodes` and `edges`, those whose provenance list is the one the graph held before the write with entries
+       * appended, that one long (merge.ts grownFromStored), each with its length: a replica that holds the record
+       * before needs only the entries after it (replicas.ts). Absent where that is not known (a correction in force,
+       * another process's writes).
+       */
+      provenanceFrom?: ReadonlyMap<NodeRecord | EdgeRecord, number>;
+    }
   | { kind: 'delete'; tenant: string; graphId: string; generation: string }
   | { kind: 'replace'; tenant: string; graphId: string; generation: string };
 

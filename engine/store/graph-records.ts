@@ -102,7 +102,7 @@ export class GraphRecords {
       // A large write merges and encodes in slices, the loop turning between them so other requests
       // are served; it stays one batch, written at the end, so it is still all or nothing.
       const slicer = new LoopSlicer();
-      const { summaries, replay, changedNodes, changedEdges, provenanceJson } = await mergeWrites(index, writes, now, slicer, stored === undefined);
+      const { summaries, replay, changedNodes, changedEdges, provenanceJson, provenanceFrom } = await mergeWrites(index, writes, now, slicer, stored === undefined);
       const batch = { ...batchOf(tenant, meta, stored === undefined, changedNodes, changedEdges, now), provenanceJson };
       if (options.idempotencyKey !== undefined) {
         const { node_ids: _n, edge_ids: _e, ...counts } = summaries[0];
@@ -113,7 +113,8 @@ export class GraphRecords {
       await this.cache.whileApplying(tenant, graphId, async () => {
         await applyToIndex(index, replay, slicer);
         const corrected = state.index !== index;
-        const changed = corrected ? correctedChanges(index, state.corrections, changedNodes, changedEdges) : { nodes: changedNodes, edges: changedEdges };
+        // (corrected records may join several written ones: what their lists grew from is not the written records')
+        const changed = corrected ? correctedChanges(index, state.corrections, changedNodes, changedEdges) : { nodes: changedNodes, edges: changedEdges, provenanceFrom };
         if (corrected) putLogged(state.index, changed.nodes, changed.edges);
         // the adjacency arrays rebuilt now, in slices, where the first read would rebuild them in one step
         await index.prepareInSlices(slicer);

@@ -86,7 +86,14 @@ export async function mergeWrites(
   now: string,
   slicer: LoopSlicer,
   createsGraph: boolean,
-): Promise<{ summaries: WriteSummary[]; replay: WriteChanges[]; changedNodes: NodeRecord[]; changedEdges: EdgeRecord[]; provenanceJson: ProvenanceJson }> {
+): Promise<{
+  summaries: WriteSummary[];
+  replay: WriteChanges[];
+  changedNodes: NodeRecord[];
+  changedEdges: EdgeRecord[];
+  provenanceJson: ProvenanceJson;
+  provenanceFrom: Map<NodeRecord | EdgeRecord, number>;
+}> {
   const merging: Merging = { index, now, slicer, checker: new WriteChecker(), nodes: new Map(), edges: new Map(), provenanceJson: new ProvenanceJson(), lists: new Map() };
   const summaries: WriteSummary[] = [];
   const replay: WriteChanges[] = [];
@@ -108,7 +115,25 @@ export async function mergeWrites(
   // again, as the last left them (a later write may have put one back as stored).
   const changedNodes = writes.length === 1 ? [...replay[0].nodes.updated, ...replay[0].nodes.created.map(recordOf)] : changedSinceStored(merging.nodes);
   const changedEdges = writes.length === 1 ? [...replay[0].edges.updated, ...replay[0].edges.created.map(recordOf)] : changedSinceStored(merging.edges);
-  return { summaries, replay, changedNodes, changedEdges, provenanceJson: merging.provenanceJson };
+  const provenanceFrom = new Map<NodeRecord | EdgeRecord, number>();
+  grownFromStored(changedNodes, merging.nodes, provenanceFrom);
+  grownFromStored(changedEdges, merging.edges, provenanceFrom);
+  return { summaries, replay, changedNodes, changedEdges, provenanceJson: merging.provenanceJson, provenanceFrom };
+}
+
+/**
+ * Notes in `into` each of the `changed` records whose stored provenance list was long (CHUNKED_FROM entries or more), with
+ * that list's length. Merging only appends provenance, and never to the stored list (CommitLists), so the record's list is
+ * the stored one with entries appended: a replica that holds the stored record is sent those entries alone (replicas.ts),
+ * not a list a batch's most-named actor grows by a document at each commit. A short list goes whole: it costs about what
+ * noting it would.
+ */
+function grownFromStored<R extends NodeRecord | EdgeRecord>(changed: readonly R[], merged: ReadonlyMap<string, Touched<R>>, into: Map<NodeRecord | EdgeRecord, number>): void {
+  for (const record of changed) {
+    if (record.provenance.length <= CHUNKED_FROM) continue;
+    const stored = merged.get(record.id)?.stored?.provenance.length ?? 0;
+    if (stored >= CHUNKED_FROM) into.set(record, stored);
+  }
 }
 
 /**
