@@ -78,19 +78,23 @@ describe('the snapshot files the workers read at once', () => {
       closing.push(replicas);
       return replicas;
     };
-    return { source, graph, at, fileBytes, heard, otherRead, set };
+    /** A worker's replica asked for (`asked`), its read of the file waiting for its turn: the replica is not built half a second on. */
+    const waitingReplica = async () => {
+      const replicas = set();
+      let built = false;
+      const asked = replicas.graph(at).then((replica) => ((built = true), replica));
+      expect(await until(() => replicas.builds(at.key), 5_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(built).toBe(false);
+      return { asked };
+    };
+    return { source, graph, at, fileBytes, heard, otherRead, set, waitingReplica };
   };
 
   it('lets a read wait while the files read at once would pass the bound, and go once the one before it is done', async () => {
-    const { graph, at, fileBytes, otherRead, set } = await sourceOnFile(300, (bytes) => 2 * bytes - 1);
+    const { graph, fileBytes, otherRead, waitingReplica } = await sourceOnFile(300, (bytes) => 2 * bytes - 1);
     const other = await otherRead(fileBytes);
-    const replicas = set();
-    let built = false;
-    const asked = replicas.graph(at).then((replica) => ((built = true), replica));
-    // (the read asked for and waiting: the worker builds, its file not read)
-    expect(await until(() => replicas.builds(at.key), 5_000)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(built).toBe(false);
+    const { asked } = await waitingReplica();
     other.done();
     expect((await asked).factCount).toBe(graph.factCount);
   }, 30_000);
@@ -112,14 +116,9 @@ describe('the snapshot files the workers read at once', () => {
   }, 60_000);
 
   it('frees the turn of a reader whose worker stopped, which never says it is done', async () => {
-    const { source, graph, at, fileBytes, otherRead, set } = await sourceOnFile(300, (bytes) => bytes);
+    const { source, graph, fileBytes, otherRead, waitingReplica } = await sourceOnFile(300, (bytes) => bytes);
     await otherRead(fileBytes, threadId + 1_000);
-    const replicas = set();
-    let built = false;
-    const asked = replicas.graph(at).then((replica) => ((built = true), replica));
-    expect(await until(() => replicas.builds(at.key), 5_000)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(built).toBe(false);
+    const { asked } = await waitingReplica();
     // (piscina ended that worker's thread: the pool tells the source which threads still run)
     source.forgetPrepared(new Set([threadId]));
     expect((await asked).factCount).toBe(graph.factCount);
