@@ -119,10 +119,11 @@ export const SNAPSHOT_WINDOW = 16;
 /**
  * Bytes of store snapshot files the workers read at once (ReplicaSource's snapshotReadBytes; PARLEY_SNAPSHOT_READ_BYTES): a
  * worker reading one holds the whole file and every record decoded from it until its replica is built, where chunks held a
- * window of records. At 10M facts (a 285 MB file) that was some 0.7 GB more at the process's peak than the chunks for one
- * worker, and twice that for two reading at once (bench/first-heavy-query --askers 2, docs/operations.md). 512 MiB lets
- * some twenty 1M-fact files (25 MB each) be read together, as every worker reads the graph a restart warms, and a 10M-fact
- * file be read by one worker at a time.
+ * window of records. At 10M facts (a 285 MB file) one worker reading it peaked at 1.37 GB of heap and 0.31 GB of buffers
+ * against the chunks' 0.74 and 0.19, and two reading at once each held that at once: the process's peak 4.9 GB against the
+ * chunks' 4.5, and 4.5 with the second read after the first (bench/first-heavy-query --askers 2, docs/operations.md).
+ * 512 MiB lets 23 files of 1M facts (22.9 MB each) be read at once, as every worker reads the graph a restart warms, and
+ * files of 10M facts one at a time.
  */
 export const DEFAULT_SNAPSHOT_READ_BYTES = 512 * 2 ** 20;
 /** Deleted generations a worker remembers (a task naming one fails at once); the oldest are forgotten. */
