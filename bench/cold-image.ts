@@ -28,7 +28,9 @@
  * ReplicaSource on it and a ReplicaSet in a worker thread asking for it (graph()): the wall ms from the ask to the
  * replica, each thread's CPU (the main thread's: the chunks and their structured clone, or none; the worker's: its
  * build, from the chunks or the snapshot file), the process's CPU (with V8's and libuv's helper threads), the chunks
- * and the begins sent.
+ * and the begins sent. `--workers 2`: that many worker threads asking at once, as every worker asks for a graph within the
+ * preload bound that a restart warms or a preload names (one snapshot for all: each reads the file, or builds the shared
+ * chunks); the wall is then to the last replica held, the worker threads' CPU their sum, and the process's peak RSS printed.
  * The same file run in another tree's worktree measures that tree's replicas.ts (19439c3's: the chunks).
  * --keep FILE keeps the image (and its graph's record count) in FILE, made once: later runs skip make.
  *
@@ -56,7 +58,7 @@ import { putLogged } from '../engine/store/graph-changes.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { decodeGraph, encodeGraph, readSnapshot, writeSnapshot } from '../engine/store/snapshot.ts';
 
-const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, parts: { type: 'string', default: 'make,load,replica' }, only: { type: 'string' }, part: { type: 'string' }, image: { type: 'string' }, records: { type: 'string' }, ahead: { type: 'boolean' }, read: { type: 'boolean' }, task: { type: 'boolean' }, after: { type: 'boolean' }, keep: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, parts: { type: 'string', default: 'make,load,replica' }, only: { type: 'string' }, part: { type: 'string' }, image: { type: 'string' }, records: { type: 'string' }, ahead: { type: 'boolean' }, read: { type: 'boolean' }, task: { type: 'boolean' }, after: { type: 'boolean' }, keep: { type: 'string' }, workers: { type: 'string', default: '1' } } });
 /** The frameworks load runs (--only): one alone is what one of 16 engines runs after its hand-over. */
 const only = args.only?.split(',');
 const LIMITS = { inferenceLimit: 2_000_000_000, timeLimitMs: 900_000 };
@@ -136,26 +138,28 @@ if (!isMainThread) {
   };
   // (a worker thread does not inherit the parent's loader: this file is loaded as the reasoning workers load theirs)
   const boot = `import(${JSON.stringify(new URL('../engine/load-module.mjs', import.meta.url).href)}).then(({ loadModule }) => loadModule(${JSON.stringify(import.meta.url)}, ${JSON.stringify(import.meta.url)}))`;
-  const worker = new Worker(boot, { eval: true, workerData: { channel: name, at } });
-  const message = () => new Promise<unknown>((resolve, reject) => {
+  const workers = Array.from({ length: Number(args.workers) }, () => new Worker(boot, { eval: true, workerData: { channel: name, at } }));
+  const message = (worker: Worker) => new Promise<unknown>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
-  await message();
+  await Promise.all(workers.map(message));
   const mainBefore = threadCpuMs();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  worker.postMessage('go');
-  const built = (await message()) as { facts: number; cpuMs: number };
+  const answers = workers.map(message);
+  for (const worker of workers) worker.postMessage('go');
+  const built = (await Promise.all(answers)) as { facts: number; cpuMs: number }[];
   const wallMs = performance.now() - started;
   const cpuMs = cpuMsSince(cpuBefore);
   const mainCpuMs = threadCpuMs() - mainBefore;
-  await worker.terminate();
-  if (built.facts !== graph.factCount) throw new Error('the replica lacks facts');
-  console.log(`sent-wall ${wallMs.toFixed(0)} ${built.facts}`);
+  await Promise.all(workers.map((worker) => worker.terminate()));
+  if (built.some(({ facts }) => facts !== graph.factCount)) throw new Error('a replica lacks facts');
+  console.log(`sent-wall ${wallMs.toFixed(0)} ${built[0].facts}`);
   console.log(`sent-main-thread ${mainCpuMs.toFixed(0)} ${heard.get('snapshot-chunk') ?? 0}`);
-  console.log(`sent-worker-thread ${built.cpuMs.toFixed(0)} ${heard.get('snapshot-begin') ?? 0}`);
+  console.log(`sent-worker-thread ${built.reduce((sum, { cpuMs: ms }) => sum + ms, 0).toFixed(0)} ${heard.get('snapshot-begin') ?? 0}`);
   console.log(`sent-process-cpu ${cpuMs.toFixed(0)} 0`);
+  console.log(`sent-peak-rss-mb ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} ${heard.get('read-ask') ?? 0}`);
   listener.close();
   source.close();
   await store.close();
@@ -252,7 +256,7 @@ if (!isMainThread) {
     for (const [i, part] of args.parts!.split(',').entries()) {
       const [name, ...variant] = part.split('-');
       if (name === 'make' && records !== undefined && args.keep && existsSync(args.keep)) continue;
-      const flags = [...(name === 'load' ? [...(args.only ? ['--only', args.only] : []), '--records', records ?? '0'] : []), ...variant.map((flag) => `--${flag}`)];
+      const flags = [...(name === 'sent' ? ['--workers', args.workers!] : []), ...(name === 'load' ? [...(args.only ? ['--only', args.only] : []), '--records', records ?? '0'] : []), ...variant.map((flag) => `--${flag}`)];
       const before = load();
       const output = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--part', name, '--facts', args.facts!, '--image', image, ...flags], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
       console.log(`${part}: load ${before} before, ${load()} after`);

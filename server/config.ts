@@ -5,6 +5,7 @@ import type { QueryLimits } from '../engine/query/limits.ts';
 import { DEFAULT_VIEW_FACTS } from '../engine/prolog/bridge.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_PRELOAD_MAX_FACTS, DEFAULT_REASON_QUEUE, DEFAULT_REPLICA_GRAPHS, DEFAULT_VIEW_IMAGE_IDLE_MS, DEFAULT_WARM_FACTS, DEFAULT_WORKER_IDLE_MS, DEFAULT_WORKER_YOUNG_MB, MAX_CALL_TIMEOUT_MS, MAX_WORKER_YOUNG_MB, type ReasoningOptions } from '../engine/reason/pool.ts';
 import { DEFAULT_VIEW_IMAGE_BYTES } from '../engine/reason/view-images.ts';
+import { DEFAULT_SNAPSHOT_READ_BYTES } from '../engine/reason/replicas.ts';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS } from '../engine/query/limits.ts';
 import { SHIPPED_NER_MODEL_DIR } from '../engine/extract/neural/model-dir.ts';
 import { DEFAULT_CACHE_FACTS, DEFAULT_MIN_REVISION_WAIT_MS } from '../engine/store/store.ts';
@@ -81,6 +82,8 @@ export interface ParleyConfig {
   viewImageBytes: number;
   /** How long a reasoning worker waits with no task before it makes a view image it was asked for (PARLEY_VIEW_IMAGE_IDLE_MS). */
   viewImageIdleMs: number;
+  /** Bytes of graph snapshot files the reasoning workers read at once for their replicas (PARLEY_SNAPSHOT_READ_BYTES). */
+  snapshotReadBytes: number;
   /** The most each reasoning worker's V8 young generation may take, in MB (PARLEY_HEAP_REASON_YOUNG_MB; 0: V8's own). */
   reasonYoungMb: number;
   /** Facts the store keeps loaded over all graphs (LRU beyond). */
@@ -146,6 +149,7 @@ export function reasoningOptions(config: ParleyConfig): ReasoningOptions {
     viewFacts: config.viewFacts,
     viewImageBytes: config.viewImageBytes,
     viewImageIdleMs: config.viewImageIdleMs,
+    snapshotReadBytes: config.snapshotReadBytes,
     workerYoungMb: config.reasonYoungMb,
   };
 }
@@ -216,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     viewFacts: integer(env, 'PARLEY_VIEW_FACTS', DEFAULT_VIEW_FACTS),
     viewImageBytes: integer(env, 'PARLEY_VIEW_IMAGE_BYTES', DEFAULT_VIEW_IMAGE_BYTES),
     viewImageIdleMs: integer(env, 'PARLEY_VIEW_IMAGE_IDLE_MS', DEFAULT_VIEW_IMAGE_IDLE_MS),
+    snapshotReadBytes: integer(env, 'PARLEY_SNAPSHOT_READ_BYTES', DEFAULT_SNAPSHOT_READ_BYTES),
     reasonYoungMb: integer(env, 'PARLEY_HEAP_REASON_YOUNG_MB', DEFAULT_WORKER_YOUNG_MB, 0, MAX_WORKER_YOUNG_MB),
     graphCacheFacts: integer(env, 'PARLEY_GRAPH_CACHE_FACTS', DEFAULT_CACHE_FACTS, 1),
     queryInlineMs: integer(env, 'PARLEY_QUERY_INLINE_MS', 10),

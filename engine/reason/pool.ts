@@ -33,7 +33,7 @@ import { InlineQueries, runOnPastView, workerRules, type QueryOptions } from './
 import type { Period } from './period.ts';
 import { Preloads } from './preload.ts';
 import { StoredRuns, storedRunsKey } from './stored-runs.ts';
-import { ReplicaSource, type GraphVersion, type HeldReplica, type HeldViews, type WorkerMemory } from './replicas.ts';
+import { DEFAULT_SNAPSHOT_READ_BYTES, REPLICA_WAIT_MS, ReplicaSource, type GraphVersion, type HeldReplica, type HeldViews, type WorkerMemory } from './replicas.ts';
 import { DEFAULT_VIEW_IMAGE_BYTES, ViewImages, type ImageOf } from './view-images.ts';
 import { warmGraphs, type WarmBounds } from './warm.ts';
 import { ResultCache, stoppedByTime } from './result-cache.ts';
@@ -125,6 +125,11 @@ export interface ReasoningOptions {
    */
   backgroundSetsInferences?: number;
   /**
+   * Bytes of store snapshot files the workers read at once, each for its own replica of an untouched graph (replicas.ts
+   * DEFAULT_SNAPSHOT_READ_BYTES, 512 MiB); a larger file is read by one worker at a time, the others waiting their turn.
+   */
+  snapshotReadBytes?: number;
+  /**
    * The most each worker's V8 young generation may take, in MB (Node's resourceLimits.maxYoungGenerationSizeMb: V8
    * makes it three semi-spaces' worth, two of them committed; default 12, two 4 MB semi-spaces; 0: V8's own, 48 on 64 bits,
    * two 16 MB semi-spaces; at most 48).
@@ -207,7 +212,7 @@ export class ReasoningPool {
     this.inline = new InlineQueries(this.rules, options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS);
     const channelName = `parley-replicas-${randomUUID()}`;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
-    this.source = new ReplicaSource(store, channelName, images, this.preloadMaxFacts);
+    this.source = new ReplicaSource(store, channelName, images, this.preloadMaxFacts, REPLICA_WAIT_MS, options.snapshotReadBytes ?? DEFAULT_SNAPSHOT_READ_BYTES);
     const workers = Math.max(1, options.workers ?? availableParallelism());
     this.answerShaperUrl = options.answerShaper;
     const viewFacts = options.viewFacts ?? DEFAULT_VIEW_FACTS;

@@ -44,6 +44,13 @@
  *                                                                        sender heard no ack for REPLICA_WAIT_MS, or the
  *                                                                        worker will not build it (its replica is as
  *                                                                        fresh, or its build stalled and it asks again))
+ *   worker → main   read-ask   {to, read, worker, bytes}                 it is to read a store snapshot file (stored, above)
+ *   main → workers  read-slot  {to, read}                                of `bytes`: it reads once the main thread grants it,
+ *   worker → main   read-done  {to, read}                                and says when it is done (to and read name the ask:
+ *                                                                        its replica set's own channel, its count there); the
+ *                                                                        main thread grants the asks in order while the files
+ *                                                                        read at once fit snapshotReadBytes together (one larger
+ *                                                                        is read alone), and frees a stopped worker's
  *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
  *                                                                        hands its replica to its engine now (one without
  *                                                                        the replica asks for a snapshot); hold: the
@@ -83,6 +90,7 @@
  */
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { BroadcastChannel, resourceLimits, threadId } from 'node:worker_threads';
 import { NotFoundError } from '../errors.ts';
 import type { EdgeRecord, NodeRecord } from '../ontology/index.ts';
@@ -108,6 +116,16 @@ export const REPLICA_WAIT_MS = 60_000;
  * at 1M facts, load 12: the snapshot took 14.8-19.9 s against 11.0-12.9 s unpaced); 16 was within the noise of unpaced.
  */
 export const SNAPSHOT_WINDOW = 16;
+/**
+ * Bytes of store snapshot files the workers read at once (ReplicaSource's snapshotReadBytes; PARLEY_SNAPSHOT_READ_BYTES): a
+ * worker reading one holds the whole file and every record decoded from it until its replica is built, where chunks held a
+ * window of records. At 10M facts (a 285 MB file) one worker reading it peaked at 1.37 GB of heap and 0.31 GB of buffers
+ * against the chunks' 0.74 and 0.19, and two reading at once each held that at once: the process's peak 4.9 GB against the
+ * chunks' 4.5, and 4.5 with the second read after the first (bench/first-heavy-query --askers 2, docs/operations.md).
+ * 512 MiB lets 23 files of 1M facts (22.9 MB each) be read at once, as every worker reads the graph a restart warms, and
+ * files of 10M facts one at a time.
+ */
+export const DEFAULT_SNAPSHOT_READ_BYTES = 512 * 2 ** 20;
 /** Deleted generations a worker remembers (a task naming one fails at once); the oldest are forgotten. */
 const GONE_KEPT = 256;
 /**
@@ -151,6 +169,9 @@ export type ReplicaMessage =
   | { type: 'snapshot-ack'; key: string; id: number; chunks: number }
   | { type: 'snapshot-stop'; key: string; id: number }
   | { type: 'abandon'; worker: number; key: string; task: number }
+  | { type: 'read-ask'; to: string; read: number; worker: number; bytes: number }
+  | { type: 'read-slot'; to: string; read: number }
+  | { type: 'read-done'; to: string; read: number }
   | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
   | { type: 'gone'; key: string; generation: string }
   | ({ type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string; imageable?: true; imageRefused?: true } & ImageCount)
@@ -272,6 +293,8 @@ export class ReplicaSource {
    * heard of it) and builds: where a graph above the bound has a copy (onlyAsked).
    */
   private readonly replicasBy = new Map<number, { held: Map<string, { builtMs: number; since: number }>; building: ReadonlySet<string> }>();
+  /** The workers' reads of store snapshot files: granted while their bytes fit snapshotReadBytes together. */
+  private readonly fileReads: FileReads;
 
   constructor(
     private readonly store: ParleyStore,
@@ -289,10 +312,15 @@ export class ReplicaSource {
     preloadMaxFacts = Infinity,
     /** How long a paced snapshot waits for its worker's next acknowledgement before it gives up (the tests shorten it). */
     private readonly ackWaitMs = REPLICA_WAIT_MS,
+    /** Bytes of store snapshot files the workers read at once (DEFAULT_SNAPSHOT_READ_BYTES); a larger file is read alone. */
+    snapshotReadBytes = DEFAULT_SNAPSHOT_READ_BYTES,
   ) {
     this.askedOnlyAbove = preloadMaxFacts === 0 ? Infinity : preloadMaxFacts;
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
+    this.fileReads = new FileReads(snapshotReadBytes, ({ to, read }) => {
+      if (!this.closed) this.channel.postMessage({ type: 'read-slot', to, read } satisfies ReplicaMessage);
+    });
     this.channel.onmessage = (event) => {
       const message = (event as { data: ReplicaMessage }).data;
       if (message.type === 'need') void this.answerNeed(message.key, message.generation, message.to === undefined ? undefined : { to: message.to, worker: message.worker }, message.records === true);
@@ -301,6 +329,8 @@ export class ReplicaSource {
       else if (message.type === 'prepared') this.notePrepared(message);
       else if (message.type === 'views') this.noteViews(message);
       else if (message.type === 'memory-of') this.memoryHeard.get(message.request)?.(message);
+      else if (message.type === 'read-ask') this.fileReads.ask(message);
+      else if (message.type === 'read-done') this.fileReads.done(message);
       else if (message.type === 'imaged') void this.images?.made(message.key, message.generation, message.revision, message.bytes, this.revisionAt(message) === message.revision);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
@@ -365,6 +395,8 @@ export class ReplicaSource {
     for (const worker of this.views.keys()) if (!live.has(worker)) this.views.delete(worker);
     for (const worker of this.replicasBy.keys()) if (!live.has(worker)) this.replicasBy.delete(worker);
     for (const paced of this.pacedSends) if (paced.worker !== undefined && !live.has(paced.worker)) paced.end();
+    // (a worker ended inside its read, at a call's deadline, never says it is done)
+    this.fileReads.keepOnly(live);
   }
 
   /** The ms the replica of `key` held by `worker` took to build, as the worker said; undefined when it holds none. */
@@ -769,6 +801,58 @@ export class ReplicaSource {
   }
 }
 
+/** A worker's read of a store snapshot file, as it asked for it (read-ask). */
+type FileRead = Omit<Extract<ReplicaMessage, { type: 'read-ask' }>, 'type'>;
+
+/**
+ * The workers' reads of store snapshot files, granted in the order asked while the bytes of the files read at once fit
+ * `maxBytes` together; a file larger than that is read once no other is. A reader that stopped is forgotten (keepOnly).
+ */
+class FileReads {
+  private readonly waiting: FileRead[] = [];
+  private readonly reading = new Map<string, FileRead>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly grant: (read: FileRead) => void,
+  ) {}
+
+  ask({ to, read, worker, bytes }: FileRead): void {
+    this.waiting.push({ to, read, worker, bytes });
+    this.next();
+  }
+
+  done({ to, read }: { to: string; read: number }): void {
+    const id = `${to}\u0000${read}`;
+    const granted = this.reading.get(id);
+    if (!granted) return;
+    this.reading.delete(id);
+    this.bytes -= granted.bytes;
+    this.next();
+  }
+
+  /** Forgets the reads of the workers (thread ids) not in `live`, granted or waiting. */
+  keepOnly(live: Set<number>): void {
+    for (const [id, read] of this.reading) {
+      if (live.has(read.worker)) continue;
+      this.reading.delete(id);
+      this.bytes -= read.bytes;
+    }
+    this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((read) => live.has(read.worker)));
+    this.next();
+  }
+
+  private next(): void {
+    while (this.waiting.length > 0 && (this.reading.size === 0 || this.bytes + this.waiting[0].bytes <= this.maxBytes)) {
+      const read = this.waiting.shift()!;
+      this.reading.set(`${read.to}\u0000${read.read}`, read);
+      this.bytes += read.bytes;
+      this.grant(read);
+    }
+  }
+}
+
 /** Where the snapshot of a graph above the preload bound goes: the asking worker's own channel, and the worker (its thread id, when it said). */
 interface OwnChannel {
   to: string;
@@ -941,6 +1025,10 @@ export class ReplicaSet {
   private readonly own: BroadcastChannel;
   /** The replicas message last posted (WorkerReplicas, as JSON): another is posted only when they change. */
   private replicasSaid = '';
+  /** The reads of store snapshot files this set has asked the main thread for (read-ask): how many, and what each one's grant wakes. */
+  private fileReads = 0;
+  private readonly readGrants = new Map<number, () => void>();
+  private closed = false;
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
   onImageAsked: (asked: Extract<ReplicaMessage, { type: 'image' }>) => void = () => {};
   /**
@@ -1238,6 +1326,12 @@ export class ReplicaSet {
         if (message.worker === threadId) this.onImageAsked(message);
         return;
       }
+      case 'read-slot': {
+        if (message.to !== this.own.name) return;
+        this.readGrants.get(message.read)?.();
+        this.readGrants.delete(message.read);
+        return;
+      }
       case 'abandon': {
         if (message.worker !== threadId) return;
         this.abandonedTask = message.task;
@@ -1258,6 +1352,8 @@ export class ReplicaSet {
       case 'imaged':
       case 'replicas':
       case 'snapshot-ack':
+      case 'read-ask':
+      case 'read-done':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
     this.changed();
@@ -1315,8 +1411,8 @@ export class ReplicaSet {
     const { tenant, graphId } = splitGraphKey(key);
     // (a read goes on as chunks do: a long one is not given up and asked for again, graph()'s wait on lastChunkAt)
     const progress = () => void (building.lastChunkAt = Date.now());
-    const read = isSnapshotFileOf(stored.file, tenant, graphId) ? await readSnapshot(stored.file, building.generation, stored.revision, progress) : undefined;
-    if (this.building.get(key) !== building) return; // (dropped, replaced or given up meanwhile)
+    const read = isSnapshotFileOf(stored.file, tenant, graphId) ? await this.readGranted(key, building, stored, progress) : undefined;
+    if (this.closed || this.building.get(key) !== building) return; // (dropped, replaced or given up meanwhile)
     const ended = (building.stored as Building['stored']) === 'ended'; // (set by the end heard meanwhile)
     if (!read) {
       // (asked again once the end is heard: the end of a try this worker no longer builds would ask a second time)
@@ -1331,6 +1427,28 @@ export class ReplicaSet {
       if (ended) this.built(key, building);
     }
     this.changed();
+  }
+
+  /**
+   * readSnapshot of the file `building` names, once the main thread grants the read (read-ask: the files the workers read at
+   * once fit its snapshotReadBytes together); the wait counts as the build's progress, as the reads before it make theirs.
+   * Undefined when the file cannot be read, or the build was let go while it waited (the file is then not read).
+   */
+  private async readGranted(key: string, building: Building, stored: StoredSnapshot, progress: () => void): Promise<GraphIndex | undefined> {
+    const bytes = await stat(stored.file).then((stats) => stats.size, () => undefined);
+    const current = () => !this.closed && this.building.get(key) === building;
+    if (bytes === undefined || !current()) return undefined;
+    const read = ++this.fileReads;
+    const granted = new Promise<void>((resolve) => this.readGrants.set(read, resolve));
+    this.channel.postMessage({ type: 'read-ask', to: this.own.name, read, worker: threadId, bytes } satisfies ReplicaMessage);
+    const waiting = setInterval(progress, Math.min(1_000, this.waitMs / 3)).unref();
+    await granted;
+    clearInterval(waiting);
+    try {
+      return current() ? await readSnapshot(stored.file, building.generation, stored.revision, progress) : undefined;
+    } finally {
+      if (!this.closed) this.channel.postMessage({ type: 'read-done', to: this.own.name, read } satisfies ReplicaMessage);
+    }
   }
 
   /** Drops `building`, whose snapshot file could not be read, its end heard: the graph is asked for again as records, by the task waiting as it wakes, or here for a preload or a hold. */
@@ -1386,6 +1504,10 @@ export class ReplicaSet {
   }
 
   close(): void {
+    this.closed = true;
+    // (a read waiting for its grant ends unread)
+    for (const grant of this.readGrants.values()) grant();
+    this.readGrants.clear();
     this.channel.close();
     this.own.close();
   }

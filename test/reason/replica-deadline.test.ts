@@ -1,33 +1,50 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { BroadcastChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LimitError } from '../../engine/errors.ts';
-import type { ReasoningPool } from '../../engine/reason/pool.ts';
+import type { CallGate } from '../../engine/gate.ts';
+import { ReasoningPool } from '../../engine/reason/pool.ts';
 import type { ReplicaSource } from '../../engine/reason/replicas.ts';
 import type { ReasoningWorkers } from '../../engine/reason/workers.ts';
 import { graphKey } from '../../engine/store/graph-cache.ts';
-import type { ParleyStore } from '../../engine/store/store.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
 import { openTempPool, type TempPool } from '../helpers/reasoning-pool.ts';
+import { openTempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 
 // The call deadline of a task waiting for the replica its worker is building (a graph above the preload bound) answers the
 // caller, but does not end the thread: the copy, minutes of work at ten million facts, is finished for the next task
 // (workers.ts ReasoningWorkers.replicaDeadline). Observed through the replicas the workers say they hold.
-const ACTORS = 600_000;
 const COUNT_ACTORS = 'MATCH (a:Actor) RETURN count(a) AS n';
 
 describe('a call on a graph above the preload bound that passes its deadline while the replica is built', () => {
-  let temp: TempPool;
+  let dir: string;
   let store: ParleyStore;
   let pool: ReasoningPool;
+  let channel: BroadcastChannel;
   beforeAll(async () => {
-    // one worker, every query in it; a deadline far shorter than the big graph's copy takes to build (2.3-3.3 s here at load
-    // 13-16; at 200k actors it took 1.5-1.9 s, and the test failed in 5 of 11 runs)
-    temp = await openTempPool('parley-replica-deadline-', { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 1_000, callTimeoutMs: 1_000 });
-    ({ store, pool } = temp);
-    const nodes = Array.from({ length: ACTORS }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `actor ${i}` } }));
-    await store.writeGraph('t', 'big', { nodes, edges: [] }); // 1.2M facts, 120 snapshot chunks
-    await store.writeGraph('t', 'small', { nodes: nodes.slice(0, 2), edges: [] });
+    // graphs written, then the store closed and opened again: a worker builds each replica by reading its snapshot file,
+    // once the main thread gives it a turn (replicas.ts ReplicaSource's snapshotReadBytes), which this test holds while the
+    // call passes its deadline: the build lasts as long as the test says, whatever the machine's speed or load (a copy
+    // of 600,000 actors in chunks took 2.3-3.3 s at load 13-16, an unmeasured margin over the deadline on a faster machine)
+    const temp = await openTempStore('parley-replica-deadline-');
+    dir = temp.dir;
+    const nodes = Array.from({ length: 2_000 }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `actor ${i}` } }));
+    await temp.store.writeGraph('t', 'big', { nodes, edges: [] }); // 4,000 facts, above the bound of 1,000
+    await temp.store.writeGraph('t', 'small', { nodes: nodes.slice(0, 2), edges: [] });
+    await temp.store.close();
+    store = await ParleyStore.open(path.join(dir, 'store'));
+    // one worker, every query in it
+    pool = await ReasoningPool.open(store, { workers: 1, inlineBudgetMs: 0, preloadMaxFacts: 1_000, callTimeoutMs: 1_000 });
+    channel = new BroadcastChannel((pool as unknown as { source: ReplicaSource }).source.channelName);
   }, 120_000);
-  afterAll(() => temp.close());
+  afterAll(async () => {
+    channel.close();
+    await pool.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('fails the call with its time limit, and the worker finishes the copy rather than being ended', async () => {
     // the worker started (a preload starts it, well within no deadline), holding a replica: what would be lost with its thread
@@ -36,10 +53,20 @@ describe('a call on a graph above the preload bound that passes its deadline whi
     expect(await until(() => pool.heldReplicas().size === 1, 10_000)).toBe(true);
     const [worker] = [...pool.heldReplicas().keys()];
     expect(worker).toBeDefined();
+    // another reader's turn held, of a file larger than any bound (read alone): the worker's read of big's file waits for it
+    const granted: unknown[] = [];
+    channel.onmessage = (event) => granted.push(event.data);
+    channel.postMessage({ type: 'read-ask', to: 'replica-deadline-test', read: 1, worker, bytes: 2 ** 50 });
+    expect(await until(() => granted.some((message) => (message as { type: string; to?: string }).to === 'replica-deadline-test'), 10_000)).toBe(true);
     const failed = await pool.query('t', 'big', COUNT_ACTORS, { limits: {} }).then(() => undefined, (error: unknown) => error);
     expect(failed).toBeInstanceOf(LimitError);
     expect((failed as LimitError).code).toBe('reasoning_timeout');
+    // the task ended at the deadline (its worker told to end it, well within ABANDON_GRACE_MS), not left waiting for the copy
+    const { gate } = pool as unknown as { gate: CallGate };
+    expect(await until(() => gate.pending === 0, 5_000)).toBe(true);
     const holds = (graphId: string) => (pool.heldReplicas().get(worker!) ?? []).some((replica) => replica.graphId === graphId);
+    expect(holds('big')).toBe(false);
+    channel.postMessage({ type: 'read-done', to: 'replica-deadline-test', read: 1 });
     expect(await until(() => holds('big'), 60_000)).toBe(true);
     expect(holds('small')).toBe(true);
     expect([...pool.heldReplicas().keys()]).toEqual([worker]);

@@ -1,0 +1,139 @@
+/**
+ * The store snapshot files the workers read at once for their replicas (replicas.ts ReplicaSource's snapshotReadBytes): a
+ * read waits while the files read at once would pass the bound, and goes once the one before it is done; a stopped reader's
+ * turn is freed; the wait counts as the build's progress, so that the task waiting is not given up and asked again. A reader
+ * holding a turn is played here by the test on the source's channel (read-ask, read-done), as another worker's read under
+ * way, so that how long it holds the turn does not hang on the machine.
+ */
+import { stat, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { BroadcastChannel, threadId } from 'node:worker_threads';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ReplicaSet, ReplicaSource } from '../../engine/reason/replicas.ts';
+import { snapshotFile } from '../../engine/store/snapshot.ts';
+import { ParleyStore } from '../../engine/store/store.ts';
+import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { until } from '../helpers/until.ts';
+
+/** The snapshot files being read now (readSnapshot called, not yet returned), and the most read at once. */
+const reading = vi.hoisted(() => ({ now: 0, most: 0 }));
+vi.mock('../../engine/store/snapshot.ts', async (original) => {
+  const snapshot = await original<typeof import('../../engine/store/snapshot.ts')>();
+  return {
+    ...snapshot,
+    readSnapshot: async (...args: Parameters<typeof snapshot.readSnapshot>) => {
+      reading.most = Math.max(reading.most, ++reading.now);
+      try {
+        return await snapshot.readSnapshot(...args);
+      } finally {
+        reading.now--;
+      }
+    },
+  };
+});
+
+describe('the snapshot files the workers read at once', () => {
+  const closing: { close(): void }[] = [];
+  let temp: TempStore | undefined;
+  let reopened: ParleyStore | undefined;
+  afterEach(async () => {
+    closing.splice(0).forEach((item) => item.close());
+    await reopened?.close();
+    reopened = undefined;
+    await temp?.close();
+    temp = undefined;
+    reading.most = 0;
+  });
+
+  /**
+   * A store whose graph t/g (`actors` actors in a chain) was written, closed and opened again, so that its snapshot file
+   * holds it; a source on it whose workers read `readBytes(file's bytes)` of such files at once, and what its channel heard.
+   */
+  const sourceOnFile = async (actors: number, readBytes: (fileBytes: number) => number) => {
+    temp = await openTempStore('parley-replica-file-reads-');
+    const ids = Array.from({ length: actors }, (_, i) => `n${i}`);
+    const edges = ids.slice(1).map((id, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i], to: id }));
+    await temp.store.writeGraph('t', 'g', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges });
+    const location = path.join(temp.dir, 'store');
+    await temp.store.close();
+    reopened = await ParleyStore.open(location);
+    temp = { ...temp, close: () => rm(temp!.dir, { recursive: true, force: true }) };
+    const fileBytes = (await stat(snapshotFile(path.join(location, 'snapshots'), 't', 'g'))).size;
+    const name = `replica-file-reads-test-${Math.random()}`;
+    const source = new ReplicaSource(reopened, name, undefined, Infinity, undefined, readBytes(fileBytes));
+    const channel = new BroadcastChannel(name);
+    const heard: { type: string; to?: string; read?: number }[] = [];
+    channel.onmessage = (event) => heard.push((event as { data: (typeof heard)[number] }).data);
+    closing.push(source, channel);
+    const { graph, at } = await source.current('t', 'g');
+    /** Another reader's read of `bytes` (as worker `worker`), granted before any ask that follows: done() ends it. */
+    const otherRead = async (bytes: number, worker = threadId) => {
+      const to = `other-${Math.random()}`;
+      channel.postMessage({ type: 'read-ask', to, read: 1, worker, bytes });
+      expect(await until(() => heard.some((message) => message.type === 'read-slot' && message.to === to), 5_000)).toBe(true);
+      return { done: () => channel.postMessage({ type: 'read-done', to, read: 1 }) };
+    };
+    const set = (waitMs?: number) => {
+      const replicas = new ReplicaSet(name, 4, undefined, undefined, waitMs);
+      closing.push(replicas);
+      return replicas;
+    };
+    /** A worker's replica asked for (`asked`), its read of the file waiting for its turn: the replica is not built half a second on. */
+    const waitingReplica = async () => {
+      const replicas = set();
+      let built = false;
+      const asked = replicas.graph(at).then((replica) => ((built = true), replica));
+      expect(await until(() => replicas.builds(at.key), 5_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(built).toBe(false);
+      return { asked };
+    };
+    return { source, graph, at, fileBytes, heard, otherRead, set, waitingReplica };
+  };
+
+  it('lets a read wait while the files read at once would pass the bound, and go once the one before it is done', async () => {
+    const { graph, fileBytes, otherRead, waitingReplica } = await sourceOnFile(300, (bytes) => 2 * bytes - 1);
+    const other = await otherRead(fileBytes);
+    const { asked } = await waitingReplica();
+    other.done();
+    expect((await asked).factCount).toBe(graph.factCount);
+  }, 30_000);
+
+  it('reads beside another read under way while both files fit the bound', async () => {
+    const { graph, at, fileBytes, otherRead, set } = await sourceOnFile(300, (bytes) => 2 * bytes);
+    const other = await otherRead(fileBytes);
+    expect((await set().graph(at)).factCount).toBe(graph.factCount);
+    other.done();
+  }, 30_000);
+
+  it('has two workers asking for one graph at once read its file one after the other when two copies pass the bound', async () => {
+    const { graph, at, heard, set } = await sourceOnFile(20_000, (bytes) => 2 * bytes - 1);
+    const [one, two] = await Promise.all([set().graph(at), set().graph(at)]);
+    expect([one.factCount, two.factCount]).toEqual([graph.factCount, graph.factCount]);
+    expect(one).not.toBe(two);
+    expect(reading.most).toBe(1);
+    expect(await until(() => heard.filter(({ type }) => type === 'read-done').length === 2, 5_000)).toBe(true);
+  }, 60_000);
+
+  it('frees the turn of a reader whose worker stopped, which never says it is done', async () => {
+    const { source, graph, fileBytes, otherRead, waitingReplica } = await sourceOnFile(300, (bytes) => bytes);
+    await otherRead(fileBytes, threadId + 1_000);
+    const { asked } = await waitingReplica();
+    // (piscina ended that worker's thread: the pool tells the source which threads still run)
+    source.forgetPrepared(new Set([threadId]));
+    expect((await asked).factCount).toBe(graph.factCount);
+  }, 30_000);
+
+  it('counts the wait for its turn as the build going on: the task is not given up, nor the graph asked for again', async () => {
+    const { graph, at, fileBytes, heard, otherRead, set } = await sourceOnFile(300, (bytes) => bytes);
+    const other = await otherRead(fileBytes);
+    // a task that gives a build up with no news of it for 600 ms, made to wait some four times that
+    const replicas = set(600);
+    const asked = replicas.graph(at);
+    expect(await until(() => replicas.builds(at.key), 5_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    other.done();
+    expect((await asked).factCount).toBe(graph.factCount);
+    expect(heard.filter(({ type }) => type === 'need')).toHaveLength(1);
+  }, 30_000);
+});
