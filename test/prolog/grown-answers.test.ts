@@ -2035,6 +2035,7 @@ describe('the next runs after a write at 1M facts, grown instead of found again 
         edge('t1', 'TARGETS', 'th', 'k'), // s's threat held now aims at k: k, a group by its label, becomes a party
         edge('o3', 'OPPOSES', 'n', 's'), // a new community opposing the state
         edge('a2', 'ASSERTS', 'g', 'id2'), // a communal party held says more
+        edge('a3', 'ASSERTS', 'h', 'id2'), // a held community, touched, that no edge makes a party: it stays out
       ],
     );
     expectGrownRecords(rules, 'az_communal', graph, communal, run, 'c([g,k,n],[g,id1,id2,k,n])');
