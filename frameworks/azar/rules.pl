@@ -184,11 +184,12 @@ az_state_repression_(ctx(_, Groups, States), Pairs) :-
 % its sides is a node of added_ends/2 (an act of violence added, or given a side, is an end of an edge added at that
 % side; a node becomes a state or an identity group at its own attributes or edges: az_ctx's growth). The pairs of
 % each such state, from the acts it perpetrates, and of each such identity group, from the acts it is the target of,
-% are found again from their own edges and put in place of their old entries
+% are found again from their own edges and put in place of their old entries (a pair both of whose sides are touched
+% is found twice, each time whole, with every act between them: put_by_subject/3 keeps one)
 added_answer(az_state_repression, Added, Pairs0, Pairs) :-
     added_ends(Added, Ends), keywords(az_identity_words, W),
-    findall(Pair, ( member(X, Ends), az_own_repression(X, W, Pair) ), New0),
-    merge_groups(New0, New), put_by_subject(Pairs0, New, Pairs).
+    findall(Pair, ( member(X, Ends), az_own_repression(X, W, Pair) ), New),
+    put_by_subject(Pairs0, New, Pairs).
 
 % az_own_repression(+X, +Words, -(State-Group)-Events): a pair of az_state_repression_/2 with X at one side, read from
 % X's own edges: X a state and the target an identity group, or X an identity group and the perpetrator a state

@@ -2035,41 +2035,49 @@ describe('the next runs after a write at 1M facts, grown instead of found again 
         edge('t1', 'TARGETS', 'th', 'k'), // s's threat held now aims at k: k, a group by its label, becomes a party
         edge('o3', 'OPPOSES', 'n', 's'), // a new community opposing the state
         edge('a2', 'ASSERTS', 'g', 'id2'), // a communal party held says more
+        edge('a3', 'ASSERTS', 'h', 'id2'), // a held community, touched, that no edge makes a party: it stays out
       ],
     );
     expectGrownRecords(rules, 'az_communal', graph, communal, run, 'c([g,k,n],[g,id1,id2,k,n])');
   });
 
-  it('azar\'s state repression takes a held group given as the target of a state\'s held assault, a state\'s new coercion of a group it attacked (one entry for the pair), and a held armed group the state attacked that names an identity; a non-state\'s attack and a state\'s attack on a group of no identity stay out; its runs equal a fresh copy\'s', async () => {
+  it('azar\'s state repression takes a held group made the target of a state\'s held assault by an edge alone, a held armed group the state attacked that names an identity by an edge alone, a held government made the perpetrator of a held assault by an edge alone, and a state\'s new coercion of a group it attacked (one entry for the pair); a non-state\'s attack and a state\'s attack on a group of no identity stay out; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('azar');
     const graph = GraphIndex.fromRecords(
       [
-        actor('s', { actor_type: 'state' }), actor('g', { actor_type: 'community' }), actor('h', { actor_type: 'community' }),
+        actor('s', { actor_type: 'state' }), actor('s2', { actor_type: 'government' }), actor('g', { actor_type: 'community' }), actor('h', { actor_type: 'community' }),
         actor('k', { actor_type: 'armed_group' }), actor('m', { actor_type: 'armed_group' }), actor('x', { actor_type: 'ngo' }),
         claimOf('id', 'Position', 'our people are hunted'),
-        datedEvent('e1', 'ASSAULT', '2024-03-01'), datedEvent('e2', 'ASSAULT', '2024-03-02'), datedEvent('e3', 'ASSAULT', '2024-03-03'),
+        datedEvent('e1', 'ASSAULT', '2024-03-01'), datedEvent('e2', 'ASSAULT', '2024-03-02'), datedEvent('e3', 'ASSAULT', '2024-03-03'), datedEvent('e6', 'ASSAULT', '2024-03-06'),
       ],
       [
         edge('p1', 'PARTICIPATES_IN', 's', 'e1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'h', 'e1', 'target'),
         edge('p3', 'PARTICIPATES_IN', 's', 'e2', 'perpetrator'), edge('p4', 'PARTICIPATES_IN', 'k', 'e2', 'target'),
         edge('p5', 'PARTICIPATES_IN', 's', 'e3', 'perpetrator'),
+        edge('p12', 'PARTICIPATES_IN', 'x', 'e6', 'perpetrator'), edge('p13', 'PARTICIPATES_IN', 'g', 'e6', 'target'),
       ],
     );
     const repression = firstAnswer(rules, 'azar', 'az_state_repression(P), format(string(L), "~w", [P])');
     run(graph);
     expect(repression(graph)).toEqual('[s-h-[e1]]');
+    // Each of the three writes below touches one side of the pair it adds, the other side held and untouched, so that
+    // only one clause of az_own_repression/3 can find the pair: the group's side (g, then k), then the state's (s2)
+    putLogged(graph, [], [edge('p6', 'PARTICIPATES_IN', 'g', 'e3', 'target')]); // g the target of s's held assault
+    expectGrownRecords(rules, 'az_state_repression', graph, repression, run, '[s-g-[e3],s-h-[e1]]');
+    putLogged(graph, [], [edge('a1', 'ASSERTS', 'k', 'id')]); // k, whom s attacked (e2), names an identity
+    expectGrownRecords(rules, 'az_state_repression', graph, repression, run, '[s-g-[e3],s-h-[e1],s-k-[e2]]');
+    putLogged(graph, [], [edge('p14', 'PARTICIPATES_IN', 's2', 'e6', 'perpetrator')]); // s2 a perpetrator of x's assault on g
+    expectGrownRecords(rules, 'az_state_repression', graph, repression, run, '[s-g-[e3],s-h-[e1],s-k-[e2],s2-g-[e6]]');
     putLogged(
       graph,
       [datedEvent('e4', 'COERCE', '2024-03-04'), datedEvent('e5', 'ASSAULT', '2024-03-05')],
       [
-        edge('p6', 'PARTICIPATES_IN', 'g', 'e3', 'target'), // a held group the target of the state's held assault: s is not touched
         edge('p7', 'PARTICIPATES_IN', 's', 'e4', 'perpetrator'), edge('p8', 'PARTICIPATES_IN', 'h', 'e4', 'target'), // s coerces h too
-        edge('a1', 'ASSERTS', 'k', 'id'), // k, whom s attacked (e2), names an identity
         edge('p9', 'PARTICIPATES_IN', 'x', 'e5', 'perpetrator'), edge('p10', 'PARTICIPATES_IN', 'g', 'e5', 'target'), // no state
         edge('p11', 'PARTICIPATES_IN', 'm', 'e4', 'target'), // a group of no identity
       ],
     );
-    expectGrownRecords(rules, 'az_state_repression', graph, repression, run, '[s-g-[e3],s-h-[e1,e4],s-k-[e2]]');
+    expectGrownRecords(rules, 'az_state_repression', graph, repression, run, '[s-g-[e3],s-h-[e1,e4],s-k-[e2],s2-g-[e6]]');
   });
 
   it('french_raven\'s speakers citing a base take a held speaker\'s new claim citing it and a new speaker of a held claim; a claim added with no speaker, and one that cites nothing, add none; its runs equal a fresh copy\'s', async () => {
