@@ -27,7 +27,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ParleyStore, type GraphWrite } from '../engine/store/store.ts';
-import { generate } from './conflict-graph.ts';
+import { generate, type GenerateOptions } from './conflict-graph.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import { ReasoningPool } from '../engine/reason/pool.ts';
 import { replaceFile } from '../engine/files.ts';
@@ -75,11 +75,14 @@ function stopped(json: any): string {
   return names.length ? `; stopped: ${names.join(', ')}` : '';
 }
 
+/** ' (extracted shape)' for graphs generated with what extraction makes (GenerateOptions), so that a run's rows say which graph they read. */
+export const shapeNamed = (shape: GenerateOptions) => (shape.extracted ? ' (extracted shape)' : '');
+
 /**
- * Runs the cold-start rows at `target` facts per graph and prints them (a markdown table);
+ * Runs the cold-start rows at `target` facts per graph, generated in `shape`, and prints them (a markdown table);
  * `env` is added to the server's environment (PARLEY_* settings).
  */
-export async function coldStartRows(target: number, env: Record<string, string> = {}): Promise<void> {
+export async function coldStartRows(target: number, env: Record<string, string> = {}, shape: GenerateOptions = {}): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-cold-'));
   const serverEnv = { PARLEY_DATA_DIR: dir, PARLEY_ADMIN_KEY: ADMIN_KEY, PARLEY_RATE_LIMIT_PER_MINUTE: '0', PARLEY_NER_MODEL_DIR: 'none', ...env };
   let server: ServerProcess | undefined;
@@ -96,11 +99,11 @@ export async function coldStartRows(target: number, env: Record<string, string> 
     return start();
   };
   try {
-    const generated = generate(target);
+    const generated = generate(target, shape);
     const store = await ParleyStore.open(path.join(dir, 'store'));
     for (const graphId of ['remembered', 'other']) await writeInChunks(store, graphId, generated.write);
     await store.close(); // (the graphs' snapshots written, as a server's close writes them)
-    console.log(`\ncold start: a server process restarted on a data directory of two ${generated.facts.toLocaleString('en')}-fact graphs (the first call on each after a restart):`);
+    console.log(`\ncold start: a server process restarted on a data directory of two ${generated.facts.toLocaleString('en')}-fact graphs${shapeNamed(shape)} (the first call on each after a restart):`);
     console.log('| cold start | value |');
     console.log('|---|---|');
 
@@ -172,9 +175,9 @@ const IMAGE_WAIT_MS = 15 * 60_000;
  * that changed the rules, or a run stopped by its limit), so that the engines hand the view over from the image and run
  * every framework: the issue's cold assess at 1M (≤ 5 s on 16 cores), traced by phase (traceServer: where the
  * engines' views came from, and each thread's CPU); then the same assess again. `env` is added to every server's
- * environment.
+ * environment; the graph is generated in `shape`.
  */
-export async function imagedColdRows(target: number, env: Record<string, string> = {}): Promise<void> {
+export async function imagedColdRows(target: number, env: Record<string, string> = {}, shape: GenerateOptions = {}): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-cold-image-'));
   const snapshots = path.join(dir, 'store', 'snapshots');
   // the servers' reasoning call timeout raised as the pool's below (unless the shell sets it): the image-only restart's
@@ -190,13 +193,13 @@ export async function imagedColdRows(target: number, env: Record<string, string>
   const fromSources: [string[], string] = [['--import', 'tsx'], 'bench/serve-sources.mjs'];
   let server: ServerProcess | undefined;
   try {
-    const generated = generate(target);
+    const generated = generate(target, shape);
     const config = loadConfig({ ...process.env, PARLEY_DATA_DIR: dir });
     const catalog = await loadRuleModules(config.frameworkDirs);
     const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
     const store = await ParleyStore.open(path.join(dir, 'store'));
     await writeInChunks(store, 'g', generated.write);
-    console.log(`\ncold start with a view image: a server process on a data directory of one ${generated.facts.toLocaleString('en')}-fact graph:`);
+    console.log(`\ncold start with a view image: a server process on a data directory of one ${generated.facts.toLocaleString('en')}-fact graph${shapeNamed(shape)}:`);
     console.log('| cold start, imaged graph | value |');
     console.log('|---|---|');
 
@@ -315,13 +318,13 @@ const SETTLED_MS = 10_000;
  * the whole hand-overs the workers' engines made meanwhile. Twice: asked 5 s after the warm-up began (the
  * issue's target; on a loaded machine the warm-up is not done by then), and asked once it is done (no
  * hand-over for 10 s after one: what the warm-up leaves, whatever the load), with the warm-up's CPU and hand-overs,
- * and this process's resident set with the views held.
+ * and this process's resident set with the views held. The graphs are generated in `shape`.
  */
-export async function inProcessColdRows(target: number): Promise<void> {
+export async function inProcessColdRows(target: number, shape: GenerateOptions = {}): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-bench-cold-pool-'));
   const row = (what: string, value: string) => console.log(`| ${what} | ${value} |`);
   try {
-    const generated = generate(target);
+    const generated = generate(target, shape);
     const location = path.join(dir, 'store');
     const setup = await ParleyStore.open(location);
     for (const graphId of ['remembered', 'other']) await writeInChunks(setup, graphId, generated.write);
@@ -332,7 +335,7 @@ export async function inProcessColdRows(target: number): Promise<void> {
     const limits = frameworkLimits(config);
     const catalog = await loadRuleModules(config.frameworkDirs);
     const ids = catalog.frameworks.flatMap((entry) => (entry.status === 'loaded' ? [entry.id] : []));
-    console.log(`\ncold start in process: a reasoning pool of 2 workers over a store of two ${generated.facts.toLocaleString('en')}-fact graphs, opened afresh and warmed up:`);
+    console.log(`\ncold start in process: a reasoning pool of 2 workers over a store of two ${generated.facts.toLocaleString('en')}-fact graphs${shapeNamed(shape)}, opened afresh and warmed up:`);
     console.log('| cold start, in process | value |');
     console.log('|---|---|');
     for (const settled of [false, true]) {

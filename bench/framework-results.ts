@@ -11,7 +11,8 @@
  * apart from one that changes a conclusion.
  *
  * --extracted-shape: the generated graphs with the edges and nodes extraction makes that the default graph lacks
- * (conflict-graph.ts GenerateOptions), to compare a rule's results on them before and after a change.
+ * (conflict-graph.ts GenerateOptions), to compare a rule's results on them before and after a change; their graph ids
+ * end in `-extracted-shape`.
  *
  *   npx tsx bench/framework-results.ts --out results.jsonl [--sizes 1000,10000] [--extracted-shape]
  */
@@ -82,7 +83,8 @@ try {
   }
   for (const size of args.sizes!.split(',').map(Number).filter((x) => x > 0)) {
     const generated = generate(size, { extracted: args['extracted-shape']! });
-    const graphId = `generated-${size}`;
+    // the shape named in the id only when asked for, so that the default output stays the same file
+    const graphId = `generated-${size}${args['extracted-shape'] ? '-extracted-shape' : ''}`;
     await store.writeGraph('results', graphId, generated.write);
     const graph = await store.loadGraph('results', graphId);
     results(graphId, graph);

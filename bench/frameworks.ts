@@ -63,7 +63,8 @@
  * --in-process-only runs the in-process rows and the baseline alone (no pool, no server, no cold start):
  * the hand-over and every framework's ms and inferences, what reasoning at a million facts is read by.
  * --extracted-shape generates the graphs with the edges and nodes extraction makes that the default graph lacks
- * (REFERS_TO, Documents, PRECEDES, claims with many targets: conflict-graph.ts GenerateOptions).
+ * (REFERS_TO, Documents, PRECEDES, claims with many targets: conflict-graph.ts GenerateOptions), the cold-start rows'
+ * graphs too; each section's heading says "(extracted shape)".
  *
  *   npm run bench:frameworks [-- --sizes 1000,10000,100000 --runs 3 --cold-only --cold-imaged-only --skip-cold-imaged --in-process-only --extracted-shape]
  */
@@ -88,7 +89,7 @@ import { buildApp } from '../server/app.ts';
 import { frameworkLimits, loadConfig, reasoningOptions, type ParleyConfig } from '../server/config.ts';
 import { healthUntil, loopDelay, postJson } from './http.ts';
 import { median, timedCpu } from './stats.ts';
-import { coldStartRows, imagedColdRows, inProcessColdRows, writeInChunks } from './cold-start.ts';
+import { coldStartRows, imagedColdRows, inProcessColdRows, shapeNamed, writeInChunks } from './cold-start.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -275,12 +276,12 @@ const writeLine = ({ handOverCpuMs, cpuMs, inferences, stopped }: WriteRun) =>
   `its hand-over ${ms(handOverCpuMs)} ms CPU, with every framework again ${ms(cpuMs)} ms CPU, ${count(inferences)} inferences${stopped ? `, ${stopped} stopped by a limit` : ''}`;
 
 if (args['cold-imaged-only']) {
-  await imagedColdRows(Math.max(...SIZES));
+  await imagedColdRows(Math.max(...SIZES), {}, SHAPE);
   process.exit(0);
 }
 if (args['cold-only']) {
-  await coldStartRows(Math.max(...SIZES));
-  await inProcessColdRows(Math.max(...SIZES));
+  await coldStartRows(Math.max(...SIZES), {}, SHAPE);
+  await inProcessColdRows(Math.max(...SIZES), SHAPE);
   process.exit(0);
 }
 
@@ -335,7 +336,7 @@ try {
     const written = await timed(() => writeInChunks(store, graphId, generated.write));
     const graph = await store.loadGraph(TENANT, graphId);
     const counts = graph.counts();
-    console.log(`## ${count(generated.facts)} facts (${count(generated.nodes)} nodes, ${count(generated.edges)} edges, ${count(generated.properties)} properties), written in ${ms(written.ms)} ms`);
+    console.log(`## ${count(generated.facts)} facts${shapeNamed(SHAPE)} (${count(generated.nodes)} nodes, ${count(generated.edges)} edges, ${count(generated.properties)} properties), written in ${ms(written.ms)} ms`);
     console.log(`   nodes ${JSON.stringify(counts.nodes)}; edges ${JSON.stringify(counts.edges)}`);
 
     // in-process on the main thread: the facts of a fresh copy, then every framework once, in order; and the baseline
@@ -463,7 +464,7 @@ try {
   }
 
   const sizes = [...new Set([...perFramework.values()].flatMap((bySize) => [...bySize.keys()]))].sort((a, b) => a - b);
-  console.log(`\nper framework, in-process on the main thread, once each in this order after the facts are loaded (ms / CPU ms / inferences; * = stopped by a limit, ! = threw):`);
+  console.log(`\nper framework${shapeNamed(SHAPE)}, in-process on the main thread, once each in this order after the facts are loaded (ms / CPU ms / inferences; * = stopped by a limit, ! = threw):`);
   console.log(`| framework | ${sizes.map((facts) => `${count(facts)} facts`).join(' | ')} | at ${count(sizes[sizes.length - 1])} facts |`);
   console.log(`|---|${sizes.map(() => '---').join('|')}|---|`);
   for (const [id, bySize] of perFramework) {
@@ -477,7 +478,7 @@ try {
   }
   if (perFrameworkAfter.size > 0) {
     const keys = [...new Set([...perFrameworkAfter.values()].flatMap((byWrite) => [...byWrite.keys()]))];
-    console.log(`\nper framework after each write, in the same order (CPU ms / inferences; * = stopped by a limit; issue: one Issue node; ingest: ${INGEST_LIKE}):`);
+    console.log(`\nper framework after each write${shapeNamed(SHAPE)}, in the same order (CPU ms / inferences; * = stopped by a limit; issue: one Issue node; ingest: ${INGEST_LIKE}):`);
     console.log(`| framework | ${keys.join(' | ')} |`);
     console.log(`|---|${keys.map(() => '---').join('|')}|`);
     for (const [id, byWrite] of perFrameworkAfter) console.log(`| ${id} | ${keys.map((key) => { const entry = byWrite.get(key); return entry ? `${ms(entry.cpuMs)} / ${count(entry.inferences)}${entry.stopped ? '*' : ''}` : '-'; }).join(' | ')} |`);
@@ -556,13 +557,13 @@ try {
     await writeInChunks(store, untouched, generate(largest!.target, SHAPE).write);
     const untouchedWorkspace = await post(base, '/v1/workspaces', key, { name: 'untouched', domain: 'armed', scale: 'macro', tier: 'full', graph_id: untouched });
     await during('POST assess of a graph no client touched since the start (workers running; the snapshot and hand-over in the call)', () => post(base, `/v1/workspaces/${untouchedWorkspace.json.id}/assess`, key, {}));
-    console.log(`\n/v1/health over HTTP (sequential fetches from this process, 127.0.0.1) on the ${count(largest!.facts)}-fact graph; targets: assess under 1 s, health p99 under 50 ms:`);
+    console.log(`\n/v1/health over HTTP (sequential fetches from this process, 127.0.0.1) on the ${count(largest!.facts)}-fact graph${shapeNamed(SHAPE)}; targets: assess under 1 s, health p99 under 50 ms:`);
     console.log('| while | health samples | p50 ms | p99 ms | max ms | event-loop delay p99 / max ms | the request | p99 under 50 ms |');
     console.log('|---|---|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
-    await coldStartRows(largest!.target);
-    await inProcessColdRows(largest!.target);
-    if (!args['skip-cold-imaged']) await imagedColdRows(largest!.target);
+    await coldStartRows(largest!.target, {}, SHAPE);
+    await inProcessColdRows(largest!.target, SHAPE);
+    if (!args['skip-cold-imaged']) await imagedColdRows(largest!.target, {}, SHAPE);
   }
   console.log(`load average at the end: ${loadAverage()}; the bench ran ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 } finally {
