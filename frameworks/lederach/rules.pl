@@ -192,7 +192,15 @@ ld_indicator(grassroots, grassroots_engaged).
 
 % ---- findings -------------------------------------------------------------------
 
-finding(Key, Value, Sentence, Ids, Because) :-
+% the findings kept for the view (view_set/3), found once for the run's findings and read again by strength/3, which
+% found each again (its outside actors, the process's ids: 84k inferences of the run after an ingest-like write at 1M
+% facts); not grown, so a write that changes what they read has them found again
+finding(Key, Value, Sentence, Ids, Because) :- ld_findings(Found), member(f(Key, Value, Sentence, Ids, Because), Found).
+
+ld_findings(Found) :- view_set(ld_findings, ld_findings_, Found).
+ld_findings_(Found) :- findall(f(Key, Value, Sentence, Ids, Because), ld_found(Key, Value, Sentence, Ids, Because), Found).
+
+ld_found(Key, Value, Sentence, Ids, Because) :-
     ld_ctx(Ctx), ld_per_level(PerLevel), PerLevel = [_|_], findall(L, member(lv(L, _, _, _), PerLevel), Engaged),
     ld_finding(Ctx, PerLevel, Engaged, Key, Value, Sentence, Ids, Because).
 

@@ -309,8 +309,16 @@ zt_stalemate(States, no, Sentence, Evidence, [Rule | Inds]) :-
 
 % ---- findings -------------------------------------------------------------------
 
-% the pair states and the way out are computed once per call, and every finding read from them
-finding(Key, Answer, Sentence, Evidence, Because) :-
+% the findings kept for the view (view_set/3), found once for the run's findings and read again by strength/3, whose
+% three clauses each found the pair states and the findings again (114k inferences of the run after an ingest-like
+% write at 1M facts); not grown, so a write that changes what they read has them found again
+finding(Key, Answer, Sentence, Evidence, Because) :- zt_findings(Found), member(f(Key, Answer, Sentence, Evidence, Because), Found).
+
+zt_findings(Found) :- view_set(zt_findings, zt_findings_, Found).
+zt_findings_(Found) :- findall(f(Key, Answer, Sentence, Evidence, Because), zt_found(Key, Answer, Sentence, Evidence, Because), Found).
+
+% the pair states and the way out are computed once, and every finding read from them
+zt_found(Key, Answer, Sentence, Evidence, Because) :-
     zt_pair_states(States), zt_way_out(Parts, WayOut),
     zt_finding(Key, States, Parts, WayOut, Answer, Sentence, Evidence, Because).
 

@@ -2195,3 +2195,21 @@ describe('stedman\'s run after a write at 1M facts: its opposition, latest proce
     expect(latest(graph)).toMatch(/2024-04-20/);
   });
 });
+
+describe('the fits after a write at 1M facts: strength/3 reads the findings kept for the view (h-fits)', () => {
+  for (const [id, key] of [['lederach', 'ld_findings'], ['zartman', 'zt_findings']] as const) {
+    it(`${id}'s findings are kept by its run for its fit to read; an ingest-like write that changes what they read has them found again, and its findings, fits and runs equal a fresh copy's`, async () => {
+      const { registry: rules, run } = await loadedFramework(id);
+      const findings = firstAnswer(rules, id, 'findall(K-V-E, finding(K, V, _, E, _), F), format(string(L), "~w", [F])');
+      const fits = firstAnswer(rules, id, 'findall(C-S-E, strength(C, S, E), F), format(string(L), "~w", [F])');
+      const graph = generatedIndex(generate(10_000).write, at);
+      run(graph);
+      expect(keptUnder(rules, key, graph)).toBe(1);
+      expect(fits(graph)).toEqual(fits(copyOf(graph)));
+      putLogged(graph, ...ingestLike(graph, 'fits'));
+      expectFoundAgain(rules, key, graph, findings, run);
+      expect(keptUnder(rules, key, graph)).toBe(1);
+      expect(fits(graph)).toEqual(fits(copyOf(graph)));
+    }, 120_000);
+  }
+});
