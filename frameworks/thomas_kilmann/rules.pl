@@ -104,6 +104,7 @@ added_answer(tk_source(refusal), Added, Kind-Groups0, Kind-Groups) :-
     added_ends(Added, Ends),
     findall(X-G, ( member(X, Ends), own_ends(X, 'ASSERTS', _, 'Claim', Cs), tk_own_source(refusal, X, Cs-[], Kind, G), G \== [] ), New),
     put_by_subject(Groups0, New, Groups).
+
 tk_source_of(demand, competing, G) :- claims_by_actor('Demand', G).
 tk_source_of(threat, competing, G) :- claims_by_actor('Threat', G).
 tk_source_of(red_line, competing, G) :- claims_by_actor('RedLine', G).
