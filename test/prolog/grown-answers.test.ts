@@ -2147,7 +2147,7 @@ describe('the next runs after a write at 1M facts, grown instead of found again 
 
 describe('stedman\'s run after a write at 1M facts: its opposition, latest process date and shifting demands grown instead of found again (h-rules20)', () => {
   const actor = (id: string) => node(id, 'Actor', { label: id });
-  it('stedman\'s opposition edges take an OPPOSES edge added to a party and one whose end becomes a party, not one between non-parties; the latest process date takes a later talk, keeps its date at an earlier commitment; the shifting demands take a speaker\'s demand on a new date; each kept, as a fresh copy\'s; its runs equal a fresh copy\'s', async () => {
+  it('stedman\'s opposition edges take an OPPOSES edge added to a party and one whose end becomes a party, not one between non-parties; the latest process date takes a later talk, keeps its date at an earlier commitment and takes a later one; the shifting demands take a speaker\'s demand on a new date; each kept, as a fresh copy\'s; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('stedman');
     const graph = GraphIndex.fromRecords(
       [
@@ -2193,6 +2193,10 @@ describe('stedman\'s run after a write at 1M facts: its opposition, latest proce
     putLogged(graph, [datedClaim('m2', 'Commitment', 'we commit again', '2024-03-20')], [edge('s7', 'ASSERTS', 'c', 'm2')]);
     expectGrownRecords(rules, 'st_process_latest', graph, latest, run, latest(copyOf(graph)));
     expect(latest(graph)).toMatch(/2024-04-20/);
+    // a commitment later than the talks moves it: the process's claims are read as its events are
+    putLogged(graph, [datedClaim('m3', 'Commitment', 'we commit at last', '2024-05-10')], [edge('s8', 'ASSERTS', 'a', 'm3')]);
+    expectGrownRecords(rules, 'st_process_latest', graph, latest, run, latest(copyOf(graph)));
+    expect(latest(graph)).toMatch(/2024-05-10/);
   });
 
   it('stedman\'s shifting demands leave out a speaker whose demands on two dates are all for inclusion when a write adds a third, and take them all once it adds one that is not; each grown, as a fresh copy\'s', async () => {
