@@ -99,9 +99,12 @@ st_shifting_demands_(Ids) :-
     findall(Ds, (member(_-Ds0, Groups), st_shifting(Ds0, Inclusion, Ds)), L), append(L, I0), sort(I0, Ids).
 
 % the shifting demands grown by a write: a speaker's demands change only with its own ASSERTS edges (it is then among
-% the write's ends, added_ends/2), and a write only adds: a claim's text and date stay, so a speaker whose demands
-% shift still does, with the demands added, and the others' stay as they were. Each touched speaker's are found again
-% from its own claims, their inclusion demands among them (st_shifting/3 asks only of the speaker's own)
+% the write's ends, added_ends/2), and a write only adds: one that rewrites a node (a claim's text, date or type) ends
+% the added records (engine/store/graph-changes.ts addedSince) and has every answer found again, and a held text's
+% mentions change only with a new name indexed, which has an answer that read it found again (lib/graph.pl
+% unseen_changes/3). So a speaker whose demands shift still does, with the demands added, and the others' stay as
+% they were: st_added/3 only adds. Each touched speaker's are found again from its own claims, their inclusion demands
+% among them (st_shifting/3 asks only of the speaker's own)
 added_answer(st_shifting_demands, Added, Ids0, Ids) :-
     added_ends(Added, Ends), keywords(st_inclusion_words, W),
     findall(Ds, ( member(A, Ends), own_claims(A, 'Demand', Ds0), own_mentioning(Ds0, W, Inclusion), st_shifting(Ds0, Inclusion, Ds) ), L),
