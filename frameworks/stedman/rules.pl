@@ -305,8 +305,8 @@ finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
     peace_process_ids(Ids).
 
 % st_process(-Ids, -Current): the process's ids (failing when there is none) and its current ones, for the finding
-% and for the strength of a process under way, which reads them alone (the finding's dates and counts cost it as much
-% again: some 12k inferences at 100k facts)
+% and for the strength of a process under way, which reads them alone (the finding's counts cost it as much again:
+% some 12k inferences at 100k facts)
 st_process(Ids, Current) :- peace_process_ids(Ids), nonempty(Ids), current_ids(Ids, Current).
 
 % st_process_latest(-Dates): [Latest], the latest date of the process's talks, agreements, offers and commitments (the
