@@ -99,9 +99,12 @@ st_shifting_demands_(Ids) :-
     findall(Ds, (member(_-Ds0, Groups), st_shifting(Ds0, Inclusion, Ds)), L), append(L, I0), sort(I0, Ids).
 
 % the shifting demands grown by a write: a speaker's demands change only with its own ASSERTS edges (it is then among
-% the write's ends, added_ends/2), and a write only adds: a claim's text and date stay, so a speaker whose demands
-% shift still does, with the demands added, and the others' stay as they were. Each touched speaker's are found again
-% from its own claims, their inclusion demands among them (st_shifting/3 asks only of the speaker's own)
+% the write's ends, added_ends/2), and a write only adds: one that rewrites a node (a claim's text, date or type) ends
+% the added records (engine/store/graph-changes.ts addedSince) and has every answer found again, and a held text's
+% mentions change only with a new name indexed, which has an answer that read it found again (lib/graph.pl
+% unseen_changes/3). So a speaker whose demands shift still does, with the demands added, and the others' stay as
+% they were: st_added/3 only adds. Each touched speaker's are found again from its own claims, their inclusion demands
+% among them (st_shifting/3 asks only of the speaker's own)
 added_answer(st_shifting_demands, Added, Ids0, Ids) :-
     added_ends(Added, Ends), keywords(st_inclusion_words, W),
     findall(Ds, ( member(A, Ends), own_claims(A, 'Demand', Ds0), own_mentioning(Ds0, W, Inclusion), st_shifting(Ds0, Inclusion, Ds) ), L),
@@ -302,8 +305,8 @@ finding(peace_process, Value, Sentence, Ids, [Rule, process]) :-
     peace_process_ids(Ids).
 
 % st_process(-Ids, -Current): the process's ids (failing when there is none) and its current ones, for the finding
-% and for the strength of a process under way, which reads them alone (the finding's dates and counts cost it as much
-% again: some 12k inferences at 100k facts)
+% and for the strength of a process under way, which reads them alone (the finding's counts cost it as much again:
+% some 12k inferences at 100k facts)
 st_process(Ids, Current) :- peace_process_ids(Ids), nonempty(Ids), current_ids(Ids, Current).
 
 % st_process_latest(-Dates): [Latest], the latest date of the process's talks, agreements, offers and commitments (the
@@ -323,6 +326,8 @@ st_latest_of(Ids, Dates0, Dates) :-
 added_answer(st_process_latest, added(Nodes, _, _), Dates0, Dates) :-
     added_node_ids(Nodes, Ids), include(st_in_process, Ids, Process), st_latest_of(Process, Dates0, Dates).
 
+% the node types of the process as peace_process_/1 (lib/conflict.pl) reads them: a type added there must be added
+% here, or the grown latest date would miss a node of it that a fresh answer takes
 st_in_process(Id) :- ( event(Id, T) -> memberchk(T, ['CONSULT', 'AGREE']) ; claim(Id, T) -> memberchk(T, ['Offer', 'Commitment']) ).
 
 % per spoiler, three findings each (type, position, strategy), ranked by the moves against the

@@ -2147,7 +2147,7 @@ describe('the next runs after a write at 1M facts, grown instead of found again 
 
 describe('stedman\'s run after a write at 1M facts: its opposition, latest process date and shifting demands grown instead of found again (h-rules20)', () => {
   const actor = (id: string) => node(id, 'Actor', { label: id });
-  it('stedman\'s opposition edges take an OPPOSES edge added to a party and one whose end becomes a party, not one between non-parties; the latest process date takes a later talk and keeps its date at an earlier commitment; the shifting demands take a speaker\'s demand on a new date; each kept, as a fresh copy\'s; its runs equal a fresh copy\'s', async () => {
+  it('stedman\'s opposition edges take an OPPOSES edge added to a party and one whose end becomes a party, not one between non-parties; the latest process date takes a later talk, keeps its date at an earlier commitment and takes a later one; the shifting demands take a speaker\'s demand on a new date; each kept, as a fresh copy\'s; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('stedman');
     const graph = GraphIndex.fromRecords(
       [
@@ -2193,6 +2193,28 @@ describe('stedman\'s run after a write at 1M facts: its opposition, latest proce
     putLogged(graph, [datedClaim('m2', 'Commitment', 'we commit again', '2024-03-20')], [edge('s7', 'ASSERTS', 'c', 'm2')]);
     expectGrownRecords(rules, 'st_process_latest', graph, latest, run, latest(copyOf(graph)));
     expect(latest(graph)).toMatch(/2024-04-20/);
+    // a commitment later than the talks moves it: the process's claims are read as its events are
+    putLogged(graph, [datedClaim('m3', 'Commitment', 'we commit at last', '2024-05-10')], [edge('s8', 'ASSERTS', 'a', 'm3')]);
+    expectGrownRecords(rules, 'st_process_latest', graph, latest, run, latest(copyOf(graph)));
+    expect(latest(graph)).toMatch(/2024-05-10/);
+  });
+
+  it('stedman\'s shifting demands leave out a speaker whose demands on two dates are all for inclusion when a write adds a third, and take them all once it adds one that is not; each grown, as a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('stedman');
+    const graph = GraphIndex.fromRecords(
+      [
+        actor('a'), actor('c'), datedEvent('v1', 'CONSULT', '2024-02-20'),
+        datedClaim('dm2', 'Demand', 'we demand a seat at the table', '2024-03-05'), datedClaim('dm3', 'Demand', 'we demand recognition', '2024-03-06'),
+      ],
+      [edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'participant'), edge('s2', 'ASSERTS', 'c', 'dm2'), edge('s3', 'ASSERTS', 'c', 'dm3')],
+    );
+    const shifting = firstAnswer(rules, 'stedman', 'st_shifting_demands(L)');
+    run(graph);
+    expect(shifting(graph)).toEqual([]);
+    putLogged(graph, [datedClaim('dm4', 'Demand', 'we demand representation', '2024-04-10')], [edge('s4', 'ASSERTS', 'c', 'dm4')]);
+    expectGrownRecords(rules, 'st_shifting_demands', graph, shifting, run, []);
+    putLogged(graph, [datedClaim('dm5', 'Demand', 'we demand compensation', '2024-04-11')], [edge('s5', 'ASSERTS', 'c', 'dm5')]);
+    expectGrownRecords(rules, 'st_shifting_demands', graph, shifting, run, ['dm2', 'dm3', 'dm4', 'dm5']);
   });
 });
 
