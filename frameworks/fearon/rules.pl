@@ -213,10 +213,11 @@ fe_indivisible(_, []).
 % Node)), then the stake words (Key word(Position, Word), their order fixed by the keyword list): the keys sort in the
 % order of the list, and none moves when a place or issue is added
 fe_stake_words(Words) :-
-    fe_place_words(Places), findall(w(place(W, Id), W, Id), member(W-Id, Places), PlaceWords),
-    keywords(fe_stake_words, Stakes), findall(w(word(N, W), W, W), nth1(N, Stakes, W), StakeWords), append(PlaceWords, StakeWords, Words).
+    fe_place_words(PlaceWords), keywords(fe_stake_words, Stakes), findall(w(word(N, W), W, W), nth1(N, Stakes, W), StakeWords),
+    append(PlaceWords, StakeWords, Words).
 
-fe_word_names(Words, Names) :- findall(W, member(w(_, W, _), Words), Names).
+fe_word_names([], []).
+fe_word_names([w(_, W, _) | Words], [W | Names]) :- fe_word_names(Words, Names).
 
 fe_stake_ids(Word, Stake, Ids0, Ids) :- ( Stake == Word -> Ids = Ids0 ; Ids = [Stake | Ids0] ).
 
@@ -248,13 +249,14 @@ added_answer(fe_stakes, Added, st(Pairs0, Keyed0), st(Pairs, Keyed)) :-
 
 % fe_place_pairs(+Nodes, +Keyed, -Pairs): the pairs whose stake the places and issues among the nodes written (the flat
 % list of added/3) may change: those with a stake on one of them, and those whose both sides' red lines name one (two
-% red lines naming it, as fe_indivisible/2 asks), read from the mentions of the red lines (mentioning_each/3)
+% red lines naming it, as fe_indivisible/2 asks): the claims that name one read from the text index (nodes_mentioning/3,
+% a few), not the mentions of every red line (some 130k inferences at 1M facts)
 fe_place_pairs(Nodes, Keyed, Pairs) :-
     findall(Id, ( fe_node_written(Nodes, Id, Label), memberchk(Label, ['Location', 'Issue']) ), Places),
     (   Places == [] -> Pairs = []
     ;   findall(A-B, ( member(k(1, _, A, B)-ind(_, _, Stake, _), Keyed), memberchk(Stake, Places) ), OnPlace),
         findall(W, ( member(Id, Places), fe_place_word(Id, W) ), W0), sort(W0, Names),
-        claims_of_type('RedLine', R), mentioning_each(R, Names, Hits),
+        nodes_mentioning('Claim', Names, Naming0), filter_ids(Naming0, prop(type, 'RedLine'), R), mentioning_each(R, Names, Hits),
         findall(A-B, ( member(_-[H1, H2 | Hs], Hits), speakers([H1, H2 | Hs], Sp), fe_pair_in(Sp, A, B, _) ), Naming),
         append(OnPlace, Naming, Pairs)
     ).
@@ -317,11 +319,11 @@ fe_first_per_pair([K-ind(A, B, W, Ids) | Rest], Seen, Kept) :-
     ;   put_assoc(A-B, Seen, true, Seen1), Kept = [K-ind(A, B, W, Ids) | Kept1], fe_first_per_pair(Rest, Seen1, Kept1)
     ).
 
-% names of places (cities, regions, sites: not countries) and issues, lower case, each with its node:
-% a stake both sides may claim
+% names of places (cities, regions, sites: not countries) and issues, lower case, each with its node, as
+% w(place(Word, Node), Word, Node) (fe_stake_words/1): a stake both sides may claim
 fe_place_words(Words) :-
     nodes_where('Location', _, _, Ls), nodes_where('Issue', _, _, Is), append(Ls, Is, Nodes),
-    findall(W-Id, ( member(Id, Nodes), fe_place_word(Id, W) ), W0),
+    findall(w(place(W, Id), W, Id), ( member(Id, Nodes), fe_place_word(Id, W) ), W0),
     sort(W0, Words).
 
 fe_place_word(Id, W) :- \+ prop(Id, location_type, country), label(Id, Lab), atom(Lab), downcase_atom(Lab, W), atom_length(W, N), N >= 3.
