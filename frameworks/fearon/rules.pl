@@ -227,16 +227,16 @@ fe_stake_ids(Word, Stake, Ids0, Ids) :- ( Stake == Word -> Ids = Ids0 ; Ids = [S
 % makes it a pair: the pairs of each speaker of such a red line (its opponents read from its own edges,
 % own_opponents/2) and the hostile pairs the write added are found again, from each side's own red lines, the others
 % kept. A place or issue added is a new word (its name), which only the pairs whose both sides' red lines name it may
-% take (the first word of a pair whose stake was on a later word): those pairs are found again too, and so are the
-% pairs with a stake on that node (written again, its name may have changed); the other stakes keep their keys, which
-% name their words (fe_indivisible/2). A write that touches a red line while a pair kept has sides that share one has
+% take (the first word of a pair whose stake was on a later word): those pairs are found again too; the other stakes
+% keep their keys, which name their words (fe_indivisible/2). A growth is offered new nodes only (lib/graph.pl grown/3):
+% a place written again with another name has the stakes found again whole. A write that touches a red line while a pair kept has sides that share one has
 % the stakes found again whole: its stake on that red line's issue or word needs a second red line there from anyone
 % (fe_indivisible/2), which a third party's gives without touching the pair; a write that touches no red line adds none.
 added_answer(fe_stakes, Added, st(Pairs0, Keyed0), st(Pairs, Keyed)) :-
     Added = added(Nodes, _, _),
     added_ends(Added, Ends), findall(C, ( member(C, Ends), claim(C, 'RedLine') ), RedLines),
     findall(S, ( member(C, RedLines), edge(_, 'ASSERTS', S, C, _) ), S0), sort(S0, Changed),
-    added_hostile_pairs(Added, AddedPairs), fe_place_pairs(Nodes, Keyed0, PlacePairs),
+    added_hostile_pairs(Added, AddedPairs), fe_place_pairs(Nodes, PlacePairs),
     findall(A-B, ( member(X, Changed), own_opponents(X, Ys), member(Y, Ys), order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ; member(A-B, PlacePairs) ), T0),
     sort(T0, Touched),
     exclude(fe_touched_pair(Touched), Pairs0, KeptPairs),
@@ -247,18 +247,15 @@ added_answer(fe_stakes, Added, st(Pairs0, Keyed0), st(Pairs, Keyed)) :-
     append(KeptPairs, New, P1), sort(P1, Pairs),
     append(KeptKeyed, NewKeyed, K1), sort(K1, Keyed).
 
-% fe_place_pairs(+Nodes, +Keyed, -Pairs): the pairs whose stake the places and issues among the nodes written (the flat
-% list of added/3) may change: those with a stake on one of them, and those whose both sides' red lines name one (two
-% red lines naming it, as fe_indivisible/2 asks): the claims that name one read from the text index (nodes_mentioning/3,
-% a few), not the mentions of every red line (some 130k inferences at 1M facts)
-fe_place_pairs(Nodes, Keyed, Pairs) :-
-    findall(Id, ( fe_node_written(Nodes, Id, Label), memberchk(Label, ['Location', 'Issue']) ), Places),
-    (   Places == [] -> Pairs = []
-    ;   findall(A-B, ( member(k(1, _, A, B)-ind(_, _, Stake, _), Keyed), memberchk(Stake, Places) ), OnPlace),
-        findall(W, ( member(Id, Places), fe_place_word(Id, W) ), W0), sort(W0, Names),
-        nodes_mentioning('Claim', Names, Naming0), filter_ids(Naming0, prop(type, 'RedLine'), R), mentioning_each(R, Names, Hits),
-        findall(A-B, ( member(_-[H1, H2 | Hs], Hits), speakers([H1, H2 | Hs], Sp), fe_pair_in(Sp, A, B, _) ), Naming),
-        append(OnPlace, Naming, Pairs)
+% fe_place_pairs(+Nodes, -Pairs): the pairs whose stake the places and issues among the nodes added (the flat list of
+% added/3) may change: those whose both sides' red lines name one (two red lines naming it, as fe_indivisible/2 asks),
+% the claims that name one read from the text index (nodes_mentioning/3, a few), not from the mentions of every red
+% line (some 130k inferences at 1M facts)
+fe_place_pairs(Nodes, Pairs) :-
+    findall(W, ( fe_node_written(Nodes, Id, Label), memberchk(Label, ['Location', 'Issue']), fe_place_word(Id, W) ), W0), sort(W0, Names),
+    (   Names == [] -> Pairs = []
+    ;   nodes_mentioning('Claim', Names, Named), filter_ids(Named, prop(type, 'RedLine'), R), mentioning_each(R, Names, Hits),
+        findall(A-B, ( member(_-[H1, H2 | Hs], Hits), speakers([H1, H2 | Hs], Sp), fe_pair_in(Sp, A, B, _) ), Pairs)
     ).
 
 fe_node_written([Id, Label | _], Id, Label).

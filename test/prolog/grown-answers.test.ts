@@ -2149,6 +2149,12 @@ describe('fearon\'s stakes grown by a write that adds a place or an issue (h-fea
       'ind(e,f,i1,[i1,r5,r6])', 'ind(a,b,l2,[l2,r1,r2])', 'ind(c,d,i2,[i2,r3,r4])',
     ]);
     expect(keyed(rules)(graph)).toEqual(keyed(rules)(copyOf(graph)));
+    // Goma written again under another name (a growth is offered new nodes only): found again, a's and b's stake back on Hebron
+    putLogged(graph, [node('l2', 'Location', { label: 'Bukavu', location_type: 'city' })], []);
+    expectFoundAgain(rules, 'fe_stakes', graph, read, run, [
+      'rl(a,b,[r1],[r2])', 'rl(c,d,[r3],[r4])', 'rl(e,f,[r5],[r6])',
+      'ind(e,f,i1,[i1,r5,r6])', 'ind(a,b,l1,[l1,r1,r2])', 'ind(c,d,i2,[i2,r3,r4])',
+    ]);
   });
 
   it('a place named by the one red line a pair held shares and by a third party\'s (fe_indivisible/2 counts two red lines among all speakers) has the stakes found again, as a fresh copy\'s; one named by a side alone adds none', async () => {
