@@ -26,7 +26,8 @@
  *     tables, another reads; the first pays for SWI-Prolog's indexes on the new facts): ms,
  *     inferences, and what it concluded or why it stopped. Once, not a median: a repeated run
  *     on the same view would read the tables of the first. Then the same after one write (an
- *     Issue node) and after an ingest-like write (an Actor, 3 Claims, 2 Events and their edges),
+ *     Issue node), after an ingest-like write (an Actor, 3 Claims, 2 Events and their edges) and
+ *     after one as extraction makes it (the same with a Location and a Document: written.ts),
  *     each put into the graph as a replica applies a write: the hand-over of the records, every
  *     framework again, and each framework's CPU and inferences; from those, a model (not a
  *     measure) of the assess's wall time with its framework runs spread over 2, 4, 8 and 16
@@ -75,7 +76,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { CLAIM_TYPES, EVENT_TYPES, type EdgeRecord, type NodeRecord } from '../engine/ontology/index.ts';
 import { generate } from './conflict-graph.ts';
-import { INGEST_LIKE, ingestLike, latestValidTime, writtenNode } from './written.ts';
+import { INGEST_EXTRACTED, INGEST_LIKE, extractedIngest, ingestLike, latestValidTime, writtenNode } from './written.ts';
 import { createExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
 import type { FrameworkManifest } from '../engine/frameworks/manifest.ts';
@@ -310,7 +311,7 @@ try {
   const summary: string[] = [];
   const perFramework = new Map<string, Map<number, { ms: number; cpuMs: number; inferences: number; run?: FrameworkRun; error?: string }>>();
   let largest: { graphId: string; facts: number; target: number } | undefined;
-  /** Per framework, per write ('issue', 'ingest') and size: CPU ms and inferences of its run after that write. */
+  /** Per framework, per write ('issue', 'ingest', 'extracted ingest') and size: CPU ms and inferences of its run after that write. */
   const perFrameworkAfter = new Map<string, Map<string, { cpuMs: number; inferences: number; stopped: boolean }>>();
   /** Puts the records into the view's graph as a replica applies a write (logged), hands them to the engine, then runs every framework again. */
   const afterWrite = (write: string, facts: number, view: { graph: GraphIndex }, nodes: NodeRecord[], edges: EdgeRecord[]): WriteRun => {
@@ -366,6 +367,8 @@ try {
       // after one write (a new Issue node, logged as a replica applies a write), then after an ingest-like one: the engine takes the records, then every framework again
       const issueWrite = afterWrite('issue', generated.facts, view, [writtenNode('bench-written-issue', 'Issue', { label: 'a written issue' })], []);
       const ingestWrite = afterWrite('ingest', generated.facts, view, ...ingestLike(view.graph));
+      // a row after the two above, so that theirs stay comparable with earlier sessions': an ingest as extraction makes it, with a place
+      const extractedWrite = afterWrite('extracted ingest', generated.facts, view, ...extractedIngest(view.graph));
 
       // the baseline
       indexPass(view.graph); // warm-up
@@ -375,12 +378,13 @@ try {
         indexPass(view.graph);
         baseline.push(performance.now() - started);
       }
-      return { loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences, issueWrite, ingestWrite, baselineMs: median(baseline) };
+      return { loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences, issueWrite, ingestWrite, extractedWrite, baselineMs: median(baseline) };
     };
-    const inProcessLine = ({ loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences: inferences, issueWrite, ingestWrite }: Awaited<ReturnType<typeof inProcess>>) =>
+    const inProcessLine = ({ loadMs, loadCpuMs, inProcessMs, inProcessCpuMs, inProcessInferences: inferences, issueWrite, ingestWrite, extractedWrite }: Awaited<ReturnType<typeof inProcess>>) =>
       `   in-process (main thread): the view loaded as facts in ${ms(loadMs)} ms (${ms(loadCpuMs)} ms CPU), then every framework once: ${ms(inProcessMs)} ms (${ms(inProcessCpuMs)} ms CPU), ${count(inferences)} inferences (${count(Math.round(inferences / (inProcessMs / 1000)))} inferences/s)\n` +
       `   after one write (an Issue node): ${writeLine(issueWrite)}\n` +
-      `   after an ingest-like write (${INGEST_LIKE}): ${writeLine(ingestWrite)}`;
+      `   after an ingest-like write (${INGEST_LIKE}): ${writeLine(ingestWrite)}\n` +
+      `   after an ingest as extraction makes it (${INGEST_EXTRACTED}): ${writeLine(extractedWrite)}`;
     if (IN_PROCESS_ONLY) {
       const measured = await inProcess();
       const { inProcessMs, baselineMs } = measured;
@@ -478,7 +482,8 @@ try {
   }
   if (perFrameworkAfter.size > 0) {
     const keys = [...new Set([...perFrameworkAfter.values()].flatMap((byWrite) => [...byWrite.keys()]))];
-    console.log(`\nper framework after each write${shapeNamed(SHAPE)}, in the same order (CPU ms / inferences; * = stopped by a limit; issue: one Issue node; ingest: ${INGEST_LIKE}):`);
+    console.log(`
+per framework after each write${shapeNamed(SHAPE)}, in the same order (CPU ms / inferences; * = stopped by a limit; issue: one Issue node; ingest: ${INGEST_LIKE}; extracted ingest: ${INGEST_EXTRACTED}):`);
     console.log(`| framework | ${keys.join(' | ')} |`);
     console.log(`|---|${keys.map(() => '---').join('|')}|`);
     for (const [id, byWrite] of perFrameworkAfter) console.log(`| ${id} | ${keys.map((key) => { const entry = byWrite.get(key); return entry ? `${ms(entry.cpuMs)} / ${count(entry.inferences)}${entry.stopped ? '*' : ''}` : '-'; }).join(' | ')} |`);

@@ -27,9 +27,10 @@
  * Timings are noisy on a shared machine; bytes and counts are not. The load average is printed.
  *
  * --extracted-shape: the graphs with the edges and nodes extraction makes that the default graph lacks (conflict-graph.ts
- * GenerateOptions).
+ * GenerateOptions). --extracted-ingest: each of --writes as extraction makes it, with a Location and a Document
+ * (written.ts extractedIngest), not ingest-like.
  *
- *   npm run bench:handover [-- --sizes 100000,1000000] [--writes 3 [--check]] [--extracted-shape]
+ *   npm run bench:handover [-- --sizes 100000,1000000] [--writes 3 [--check]] [--extracted-shape] [--extracted-ingest]
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -44,7 +45,7 @@ import { runFramework } from '../engine/frameworks/run.ts';
 import { putLogged } from '../engine/store/graph-changes.ts';
 import { handOverImage, propertyKeysHeld, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
 import { cpuMsSince, memoryEvents, timedCpu } from './stats.ts';
-import { ingestLike } from './written.ts';
+import { extractedIngest, ingestLike } from './written.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,10 +57,13 @@ const { values: args } = parseArgs({
     check: { type: 'boolean' },
     fresh: { type: 'boolean' },
     'extracted-shape': { type: 'boolean' },
+    'extracted-ingest': { type: 'boolean' },
   },
 });
 /** Passed on to the child processes, which generate the graph. */
-const SHAPE_FLAG = args['extracted-shape'] ? ['--extracted-shape'] : [];
+const CHILD_FLAGS = [...(args['extracted-shape'] ? ['--extracted-shape'] : []), ...(args['extracted-ingest'] ? ['--extracted-ingest'] : [])];
+/** The write each of --writes makes: ingest-like, or (--extracted-ingest) as extraction makes it, with a place and a Document. */
+const ingest = args['extracted-ingest'] ? extractedIngest : ingestLike;
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 /** The process's CPU usage at its start (none): cpuMsSince(processStart) is the CPU it has taken so far. */
@@ -68,7 +72,7 @@ const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
 
 if (args.facts === undefined && args.writes !== undefined) {
   for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
-    const child = (...more: string[]) => execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--writes', args.writes!, ...SHAPE_FLAG, ...more], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = (...more: string[]) => execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--writes', args.writes!, ...CHILD_FLAGS, ...more], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     const grown = child();
     process.stdout.write(grown);
     if (!args.check) continue;
@@ -84,7 +88,7 @@ if (args.facts === undefined && args.writes !== undefined) {
   try {
     for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
       const image = path.join(folder, `${size}.image`);
-      const child = (...more: string[]) => execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--image', image, ...SHAPE_FLAG, ...more], { stdio: 'inherit' });
+      const child = (...more: string[]) => execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--facts', String(size), '--image', image, ...CHILD_FLAGS, ...more], { stdio: 'inherit' });
       child();
       child('--from-image');
     }
@@ -183,7 +187,7 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
   const limits = { inferenceLimit: 500_000_000, timeLimitMs: 600_000 };
   const view = { graph };
   const written = () => {
-    for (let write = 1; write <= writes; write++) putLogged(graph, ...ingestLike(graph, `bench-ingest-${write}`));
+    for (let write = 1; write <= writes; write++) putLogged(graph, ...ingest(graph, `bench-ingest-${write}`));
   };
   // the engine's inferences and its kept answers (records: lib/graph.pl view_memo/3, a slot's record and the part records of
   // its answers kept in parts) in cells, and the cells of the records stored since the last count that are still kept (a
@@ -256,7 +260,7 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
     for (let write = 1; write <= writes; write++) {
       console.log(`   before ingest-like write ${write}: ${overLists()}; ${cellPrice()}`);
       const before = engine(true);
-      putLogged(graph, ...ingestLike(graph, `bench-ingest-${write}`));
+      putLogged(graph, ...ingest(graph, `bench-ingest-${write}`));
       const handOver = timedCpu(() => registry.handOver(view));
       const between = engine();
       const sets = timedCpu(() => registry.warmSets(view, limits));

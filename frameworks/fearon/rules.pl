@@ -60,8 +60,8 @@ fe_ctx(c(Pairs, Breaks, Contra, Rivals, RLPairs, Indiv)) :-
 
 fe_accounts(Contra-Rivals) :- fe_contradictions(Contra), fe_rival_accounts(Rivals).
 
-% fe_stakes(-st(RedLinePairs, Indivisible)): the red line pairs and the indivisible stakes, each stake keyed by its
-% place in their order (fe_indivisible/2), kept for the view
+% fe_stakes(-st(RedLinePairs, Indivisible)): the red line pairs and the indivisible stakes, each stake keyed in their
+% order (fe_indivisible/2), kept for the view
 fe_stakes(Stakes) :- view_set(fe_stakes, fe_stakes_, Stakes).
 fe_stakes_(st(RLPairs, Keyed)) :- fe_red_line_pairs(RLPairs), fe_indivisible(RLPairs, Keyed).
 
@@ -190,7 +190,9 @@ fe_red_line_pairs([]).
 
 % fe_indivisible(+RedLinePairs, -Is): Key-ind(A, B, Stake, Ids): both sides' red lines about the same Issue (Stake =
 % the issue id) or naming the same place or stake (Stake = the word), in the order of Key: k(0, Issue, A, B) for an
-% issue, then k(1, Position, A, B) for the first word (its position in fe_stake_words/1) of a pair with no issue
+% issue, then k(1, WordKey, A, B) for the first word (in the order of fe_stake_words/1) of a pair with no issue.
+% WordKey names the word, not its position among the words: a place or issue added moves every later position, and
+% would have every stake found again, where a key that names the word lets a write add the stakes on its new names
 fe_indivisible(Ps, Is) :-
     Ps \== [], !,
     claims_of_type('RedLine', R), group_by_edge(R, 'ABOUT', out, _, ByIssue),
@@ -198,18 +200,24 @@ fe_indivisible(Ps, Is) :-
             ( member(I-[C1, C2 | Cs], ByIssue), speakers([C1, C2 | Cs], Sp), fe_pair_in(Sp, A, B, Ids0), Ids = [I | Ids0] ),
             ByAbout),
     findall((A-B)-true, member(k(_, _, A, B)-_, ByAbout), AboutPairs0), sort(AboutPairs0, AboutPairs), list_to_assoc(AboutPairs, About),
-    fe_stake_words(Words), pairs_keys(Words, Keys), mentioning_each(R, Keys, Hits), fe_word_hits(Words, Hits, WordHits),
-    findall(k(1, Pos, A, B)-ind(A, B, Stake, Ids),
-            ( nth1(Pos, WordHits, h(Word, Stake, [H1, H2 | Hs])), speakers([H1, H2 | Hs], Sp),
+    fe_stake_words(Words), fe_word_names(Words, Names), mentioning_each(R, Names, Hits), fe_word_hits(Words, Hits, WordHits),
+    findall(k(1, Key, A, B)-ind(A, B, Stake, Ids),
+            ( member(h(Key, Word, Stake, [H1, H2 | Hs]), WordHits), speakers([H1, H2 | Hs], Sp),
               fe_pair_in(Sp, A, B, Ids0), \+ get_assoc(A-B, About, _), fe_stake_ids(Word, Stake, Ids0, Ids) ),
             ByWord0),
     fe_first_per_pair(ByWord0, ByWord),
     append(ByAbout, ByWord, Is).
 fe_indivisible(_, []).
 
-% fe_stake_words(-Words): Word-Stake for the names of places and issues (fe_place_words/1), then the stake words
+% fe_stake_words(-Words): w(Key, Word, Stake) for the names of places and issues (fe_place_words/1, Key place(Word,
+% Node)), then the stake words (Key word(Position, Word), their order fixed by the keyword list): the keys sort in the
+% order of the list, and none moves when a place or issue is added
 fe_stake_words(Words) :-
-    fe_place_words(Places), keywords(fe_stake_words, Stakes), findall(W-W, member(W, Stakes), StakePairs), append(Places, StakePairs, Words).
+    fe_place_words(PlaceWords), keywords(fe_stake_words, Stakes), findall(w(word(N, W), W, W), nth1(N, Stakes, W), StakeWords),
+    append(PlaceWords, StakeWords, Words).
+
+fe_word_names([], []).
+fe_word_names([w(_, W, _) | Words], [W | Names]) :- fe_word_names(Words, Names).
 
 fe_stake_ids(Word, Stake, Ids0, Ids) :- ( Stake == Word -> Ids = Ids0 ; Ids = [Stake | Ids0] ).
 
@@ -218,16 +226,19 @@ fe_stake_ids(Word, Stake, Ids0, Ids) :- ( Stake == Word -> Ids = Ids0 ; Ids = [S
 % side (a RedLine added, or one held given an ASSERTS or ABOUT edge: the write's ends, added_ends/2) or when the write
 % makes it a pair: the pairs of each speaker of such a red line (its opponents read from its own edges,
 % own_opponents/2) and the hostile pairs the write added are found again, from each side's own red lines, the others
-% kept. A place or issue added changes the words every stake is looked for by: the stakes are then found again whole.
-% So does a write that touches a red line while a pair kept has sides that share one: its stake on that red line's
-% issue or word needs a second red line there from anyone (fe_indivisible/2), which a third party's gives without
-% touching the pair; a write that touches no red line adds none.
+% kept. A place or issue added is a new word (its name), which only the pairs whose both sides' red lines name it may
+% take (the first word of a pair whose stake was on a later word): those pairs are found again too; the other stakes
+% keep their keys, which name their words (fe_indivisible/2). A growth is offered new nodes only (lib/graph.pl grown/3):
+% a place written again with another name has the stakes found again whole. A write that touches a red line while a pair kept has sides that share one has
+% the stakes found again whole: its stake on that red line's issue or word needs a second red line there from anyone
+% (fe_indivisible/2), which a third party's gives without touching the pair; a write that touches no red line adds none.
 added_answer(fe_stakes, Added, st(Pairs0, Keyed0), st(Pairs, Keyed)) :-
-    Added = added(Nodes, _, _), \+ fe_adds_place(Nodes),
+    Added = added(Nodes, _, _),
     added_ends(Added, Ends), findall(C, ( member(C, Ends), claim(C, 'RedLine') ), RedLines),
     findall(S, ( member(C, RedLines), edge(_, 'ASSERTS', S, C, _) ), S0), sort(S0, Changed),
-    added_hostile_pairs(Added, AddedPairs),
-    findall(A-B, ( member(X, Changed), own_opponents(X, Ys), member(Y, Ys), order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ), T0), sort(T0, Touched),
+    added_hostile_pairs(Added, AddedPairs), fe_place_pairs(Nodes, PlacePairs),
+    findall(A-B, ( member(X, Changed), own_opponents(X, Ys), member(Y, Ys), order_pair(X, Y, A, B) ; member(A-B, AddedPairs) ; member(A-B, PlacePairs) ), T0),
+    sort(T0, Touched),
     exclude(fe_touched_pair(Touched), Pairs0, KeptPairs),
     ( RedLines == [] -> true ; \+ ( member(rl(_, _, SA, SB), KeptPairs), \+ ord_disjoint(SA, SB) ) ),
     exclude(fe_touched_pair(Touched), Keyed0, KeptKeyed),
@@ -236,7 +247,19 @@ added_answer(fe_stakes, Added, st(Pairs0, Keyed0), st(Pairs, Keyed)) :-
     append(KeptPairs, New, P1), sort(P1, Pairs),
     append(KeptKeyed, NewKeyed, K1), sort(K1, Keyed).
 
-fe_adds_place([_, Label | Rest]) :- ( memberchk(Label, ['Location', 'Issue']) -> true ; fe_adds_place(Rest) ).
+% fe_place_pairs(+Nodes, -Pairs): the pairs whose stake the places and issues among the nodes added (the flat list of
+% added/3) may change: those whose both sides' red lines name one (two red lines naming it, as fe_indivisible/2 asks),
+% the claims that name one read from the text index (nodes_mentioning/3, a few), not from the mentions of every red
+% line (some 130k inferences at 1M facts)
+fe_place_pairs(Nodes, Pairs) :-
+    findall(W, ( fe_node_written(Nodes, Id, Label), memberchk(Label, ['Location', 'Issue']), fe_place_word(Id, W) ), W0), sort(W0, Names),
+    (   Names == [] -> Pairs = []
+    ;   nodes_mentioning('Claim', Names, Named), filter_ids(Named, prop(type, 'RedLine'), R), mentioning_each(R, Names, Hits),
+        findall(A-B, ( member(_-[H1, H2 | Hs], Hits), speakers([H1, H2 | Hs], Sp), fe_pair_in(Sp, A, B, _) ), Pairs)
+    ).
+
+fe_node_written([Id, Label | _], Id, Label).
+fe_node_written([_, _ | Rest], Id, Label) :- fe_node_written(Rest, Id, Label).
 
 fe_touched_pair(Touched, rl(A, B, _, _)) :- memberchk(A-B, Touched).
 fe_touched_pair(Touched, k(_, _, A, B)-_) :- memberchk(A-B, Touched).
@@ -246,9 +269,9 @@ fe_touched_pair(Touched, k(_, _, A, B)-_) :- memberchk(A-B, Touched).
 % none, read by no fe_pair_stakes/4, so a write that touches no pair does not walk the names of every place for words
 fe_sides_stakes([], none) :- !.
 fe_sides_stakes(Pairs, sides(Index, Words)) :-
-    fe_stake_words(Words), pairs_keys(Words, Keys),
+    fe_stake_words(Words), fe_word_names(Words, Names),
     findall(X-RX, ( member(rl(A, B, RA, RB), Pairs), ( X-RX = A-RA ; X-RX = B-RB ) ), L0), sort(L0, L),
-    findall(X-s(G, H), ( member(X-RX, L), group_by_edge(RX, 'ABOUT', out, _, G), mentioning_each(RX, Keys, H) ), Stakes),
+    findall(X-s(G, H), ( member(X-RX, L), group_by_edge(RX, 'ABOUT', out, _, G), mentioning_each(RX, Names, H) ), Stakes),
     list_to_assoc(Stakes, Index).
 
 % fe_pair_stakes(+Sides, +RedLinePair, -Keyed, ?Tail): the stakes of one pair as fe_indivisible/2 keys them (a
@@ -259,21 +282,22 @@ fe_pair_stakes(sides(Index, Words), rl(A, B, _, _), Keyed, Tail) :-
     get_assoc(A, Index, s(GA, HA)), get_assoc(B, Index, s(GB, HB)),
     findall(k(0, I, A, B)-ind(A, B, I, [I | Ids0]), ( member(I-CA, GA), memberchk(I-CB, GB), append(CA, CB, Ids0) ), About),
     (   About = [_|_] -> forall(member(_-ind(_, _, _, [_ | Ids0]), About), fe_two(Ids0)), append(About, Tail, Keyed)
-    ;   fe_first_word(Words, HA, HB, 1, Pos, Word-Stake, CA, CB)
-    ->  append(CA, CB, Ids0), fe_two(Ids0), fe_stake_ids(Word, Stake, Ids0, Ids), Keyed = [k(1, Pos, A, B)-ind(A, B, Stake, Ids) | Tail]
+    ;   fe_first_word(Words, HA, HB, w(Key, Word, Stake), CA, CB)
+    ->  append(CA, CB, Ids0), fe_two(Ids0), fe_stake_ids(Word, Stake, Ids0, Ids), Keyed = [k(1, Key, A, B)-ind(A, B, Stake, Ids) | Tail]
     ;   Keyed = Tail
     ).
 
 fe_two(Ids) :- sort(Ids, [_, _ | _]).
 
-fe_first_word([W | Words], [_-CA0 | HA], [_-CB0 | HB], N, Pos, Word, CA, CB) :-
-    (   CA0 = [_|_], CB0 = [_|_] -> Pos = N, Word = W, CA = CA0, CB = CB0
-    ;   N1 is N + 1, fe_first_word(Words, HA, HB, N1, Pos, Word, CA, CB)
+fe_first_word([W | Words], [_-CA0 | HA], [_-CB0 | HB], Word, CA, CB) :-
+    (   CA0 = [_|_], CB0 = [_|_] -> Word = W, CA = CA0, CB = CB0
+    ;   fe_first_word(Words, HA, HB, Word, CA, CB)
     ).
 
-% fe_word_hits(+Words, +Hits, -WordHits): h(Word, Stake, RedLinesNamingIt) for each Word-Stake, read beside its hits
+% fe_word_hits(+Words, +Hits, -WordHits): h(Key, Word, Stake, RedLinesNamingIt) for each w(Key, Word, Stake), read
+% beside its hits
 fe_word_hits([], [], []).
-fe_word_hits([Word-Stake | Words], [Word-Ids | Hits], [h(Word, Stake, Ids) | WordHits]) :- fe_word_hits(Words, Hits, WordHits).
+fe_word_hits([w(Key, Word, Stake) | Words], [Word-Ids | Hits], [h(Key, Word, Stake, Ids) | WordHits]) :- fe_word_hits(Words, Hits, WordHits).
 
 % fe_pair_in(+Speakers, -A, -B, -Ids): an opposing pair with red lines (of fe_red_line_pairs/1) whose both
 % sides are among the speakers (Actor-Claims, sorted) of a set of red lines; Ids are their claims in the set.
@@ -292,12 +316,14 @@ fe_first_per_pair([K-ind(A, B, W, Ids) | Rest], Seen, Kept) :-
     ;   put_assoc(A-B, Seen, true, Seen1), Kept = [K-ind(A, B, W, Ids) | Kept1], fe_first_per_pair(Rest, Seen1, Kept1)
     ).
 
-% names of places (cities, regions, sites: not countries) and issues, lower case, each with its node:
-% a stake both sides may claim
+% names of places (cities, regions, sites: not countries) and issues, lower case, each with its node, as
+% w(place(Word, Node), Word, Node) (fe_stake_words/1): a stake both sides may claim
 fe_place_words(Words) :-
     nodes_where('Location', _, _, Ls), nodes_where('Issue', _, _, Is), append(Ls, Is, Nodes),
-    findall(W-Id, ( member(Id, Nodes), \+ prop(Id, location_type, country), label(Id, Lab), atom(Lab), downcase_atom(Lab, W), atom_length(W, N), N >= 3 ), W0),
+    findall(w(place(W, Id), W, Id), ( member(Id, Nodes), fe_place_word(Id, W) ), W0),
     sort(W0, Words).
+
+fe_place_word(Id, W) :- \+ prop(Id, location_type, country), label(Id, Lab), atom(Lab), downcase_atom(Lab, W), atom_length(W, N), N >= 3.
 
 fe_stake_text(Stake, Text) :- node(Stake, 'Issue'), !, label(Stake, L), atomic_list_concat(['the issue "', L, '"'], Text).
 fe_stake_text(Stake, Text) :- node(Stake, 'Location'), !, label(Stake, Text).

@@ -814,7 +814,7 @@ describe('answers the helper library keeps for a view, grown by a write instead 
     expect(run(graph)).toEqual(run(copyOf(graph)));
   });
 
-  it('fearon\'s stakes take a new red line of a side of a pair held, an issue given to a red line held (its speaker touched by no edge added) and a new aim of a hostile claim held that pairs two speakers of red lines; a pair the write did not touch is kept as it was; a place named as one held has them found again; its runs equal a fresh copy\'s', async () => {
+  it('fearon\'s stakes take a new red line of a side of a pair held, an issue given to a red line held (its speaker touched by no edge added) and a new aim of a hostile claim held that pairs two speakers of red lines; a pair the write did not touch is kept as it was; a place named as one held, coming before it, is a held pair\'s first word; its runs equal a fresh copy\'s', async () => {
     const { registry: rules, run } = await loadedFramework('fearon');
     const redLine = (id: string, text: string) => datedClaim(id, 'RedLine', text, '2024-04-01');
     const graph = GraphIndex.fromRecords(
@@ -850,10 +850,10 @@ describe('answers the helper library keeps for a view, grown by a write instead 
       'rl(a,b,[r1],[r2,r6])', 'rl(c,d,[r3],[r4])', 'rl(c,e,[r3],[r5])', 'rl(f,g,[r7],[r8])', 'rl(h,k,[r9],[r10])',
       'ind(a,b,i1,[i1,r1,r2,r6])', 'ind(c,d,i2,[i2,r3,r4])', 'ind(h,k,l1,[l1,r9,r10])', 'ind(c,e,sovereign,[r3,r5])', 'ind(f,g,autonomy,[r7,r8])',
     ]);
-    // a second place of a name held (no new name indexed, so the write is offered to the growth): the words move
+    // a second place of a name held, before it in the words' order: h's and k's stake moves to it, grown
     putLogged(graph, [node('l0', 'Location', { label: 'Hebron' })], []);
     rules.solveLibrary('true', [], { graph });
-    expect(keptUnder(rules, 'fe_stakes', graph)).toBe(0);
+    expect(keptUnder(rules, 'fe_stakes', graph)).toBe(1);
     expect(stakes(graph)).toContain('ind(h,k,l0,[l0,r9,r10])');
     expect(stakes(graph)).toEqual(stakes(copyOf(graph)));
     expect(run(graph)).toEqual(run(copyOf(graph)));
@@ -2234,4 +2234,82 @@ describe('the fits after a write at 1M facts: strength/3 reads the findings kept
       expect(fits(graph)).toEqual(fits(copyOf(graph)));
     }, 120_000);
   }
+});
+
+describe('fearon\'s stakes grown by a write that adds a place or an issue (h-fearon)', () => {
+  const redLine = (id: string, text: string) => datedClaim(id, 'RedLine', text, '2024-04-01');
+  const keyed = (rules: RuleRegistry) => firstAnswer(rules, 'fearon', `fe_stakes(st(_, K)), ${asTexts('K', 'L')}`);
+  const stakes = (rules: RuleRegistry) => firstAnswer(rules, 'fearon', 'fe_stakes(st(Ps, Keyed)), pairs_values(Keyed, Is), append(Ps, Is, L)');
+
+  it('a stake on a word is keyed by the word, not by its position: a Location (with the edges extraction makes) or an Issue named by both sides of a pair held becomes its first word; the pairs it does not name, or that have an issue, are kept; its runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('fearon');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => node(id, 'Actor', { label: id })),
+        node('i1', 'Issue', { label: 'the north' }), node('l1', 'Location', { label: 'Hebron', location_type: 'city' }),
+        redLine('r1', 'hebron and goma are ours'), redLine('r2', 'goma and hebron stay ours'),
+        redLine('r3', 'sovereign over kasai'), redLine('r4', 'kasai is sovereign land'),
+        redLine('r5', 'the north, and goma too'), redLine('r6', 'the north and goma'),
+        datedEvent('v1', 'ASSAULT', '2024-04-02'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'c', 'd'), edge('o3', 'OPPOSES', 'e', 'f'),
+        ...[['a', 'r1'], ['b', 'r2'], ['c', 'r3'], ['d', 'r4'], ['e', 'r5'], ['f', 'r6']].map(([actor, claim]) => edge(`s-${claim}`, 'ASSERTS', actor, claim)),
+        edge('ab5', 'ABOUT', 'r5', 'i1'), edge('ab6', 'ABOUT', 'r6', 'i1'), edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'perpetrator'),
+      ],
+    );
+    const read = stakes(rules);
+    run(graph);
+    expect(keyed(rules)(graph)).toEqual([
+      'k(0,i1,e,f)-ind(e,f,i1,[i1,r5,r6])', 'k(1,place(hebron,l1),a,b)-ind(a,b,l1,[l1,r1,r2])', 'k(1,word(1,sovereign),c,d)-ind(c,d,sovereign,[r3,r4])',
+    ]);
+    // a place as extraction adds it: the Location, where an event held occurred, mentioned in a new Document; Goma comes
+    // before Hebron, so it is a's and b's first word now, while e and f keep their issue
+    putLogged(
+      graph,
+      [node('l2', 'Location', { label: 'Goma', location_type: 'city' }), node('doc1', 'Document', { source: 'report.txt' })],
+      [edge('at1', 'OCCURRED_AT', 'v1', 'l2'), edge('m1', 'MENTIONED_IN', 'l2', 'doc1'), edge('m2', 'MENTIONED_IN', 'v1', 'doc1')],
+    );
+    expectGrownRecords(rules, 'fe_stakes', graph, read, run, [
+      'rl(a,b,[r1],[r2])', 'rl(c,d,[r3],[r4])', 'rl(e,f,[r5],[r6])',
+      'ind(e,f,i1,[i1,r5,r6])', 'ind(a,b,l2,[l2,r1,r2])', 'ind(c,d,sovereign,[r3,r4])',
+    ]);
+    expect(keyed(rules)(graph)).toEqual(keyed(rules)(copyOf(graph)));
+    // an issue both c and d name comes before every stake word; a country both name is no stake
+    putLogged(graph, [node('i2', 'Issue', { label: 'Kasai' }), node('l3', 'Location', { label: 'Hebron', location_type: 'country' })], []);
+    expectGrownRecords(rules, 'fe_stakes', graph, read, run, [
+      'rl(a,b,[r1],[r2])', 'rl(c,d,[r3],[r4])', 'rl(e,f,[r5],[r6])',
+      'ind(e,f,i1,[i1,r5,r6])', 'ind(a,b,l2,[l2,r1,r2])', 'ind(c,d,i2,[i2,r3,r4])',
+    ]);
+    expect(keyed(rules)(graph)).toEqual(keyed(rules)(copyOf(graph)));
+    // Goma written again under another name (a growth is offered new nodes only): found again, a's and b's stake back on Hebron
+    putLogged(graph, [node('l2', 'Location', { label: 'Bukavu', location_type: 'city' })], []);
+    expectFoundAgain(rules, 'fe_stakes', graph, read, run, [
+      'rl(a,b,[r1],[r2])', 'rl(c,d,[r3],[r4])', 'rl(e,f,[r5],[r6])',
+      'ind(e,f,i1,[i1,r5,r6])', 'ind(a,b,l1,[l1,r1,r2])', 'ind(c,d,i2,[i2,r3,r4])',
+    ]);
+  });
+
+  it('a place named by the one red line a pair held shares and by a third party\'s (fe_indivisible/2 counts two red lines among all speakers) has the stakes found again, as a fresh copy\'s; one named by a side alone adds none', async () => {
+    const { registry: rules, run } = await loadedFramework('fearon');
+    const graph = GraphIndex.fromRecords(
+      [
+        ...['a', 'b', 'k', 'x', 'y'].map((id) => node(id, 'Actor', { label: id })),
+        redLine('r1', 'we never leave bunia'), redLine('r2', 'bunia is ours'), redLine('r3', 'our sovereign right'), redLine('r4', 'sovereign, and beni'),
+      ],
+      [
+        edge('o1', 'OPPOSES', 'a', 'b'), edge('o2', 'OPPOSES', 'x', 'y'),
+        edge('s1', 'ASSERTS', 'a', 'r1'), edge('s2', 'ASSERTS', 'b', 'r1'), edge('s3', 'ASSERTS', 'k', 'r2'), edge('s4', 'ASSERTS', 'x', 'r3'), edge('s5', 'ASSERTS', 'y', 'r4'),
+      ],
+    );
+    const read = stakes(rules);
+    run(graph);
+    expect(read(graph)).toEqual(['rl(a,b,[r1],[r1])', 'rl(x,y,[r3],[r4])', 'ind(x,y,sovereign,[r3,r4])']);
+    // Beni, named by y's red line alone: x and y keep their word
+    putLogged(graph, [node('l1', 'Location', { label: 'Beni' })], []);
+    expectGrownRecords(rules, 'fe_stakes', graph, read, run, ['rl(a,b,[r1],[r1])', 'rl(x,y,[r3],[r4])', 'ind(x,y,sovereign,[r3,r4])']);
+    // Bunia: a's and b's shared red line is one of two naming it, k's the other
+    putLogged(graph, [node('l2', 'Location', { label: 'Bunia' })], []);
+    expectFoundAgain(rules, 'fe_stakes', graph, read, run, ['rl(a,b,[r1],[r1])', 'rl(x,y,[r3],[r4])', 'ind(a,b,l2,[l2,r1,r1])', 'ind(x,y,sovereign,[r3,r4])']);
+  });
 });
