@@ -29,7 +29,7 @@ import { catalogKey } from '../frameworks/catalog-cache.ts';
 import { splitGraphKey } from '../store/graph-cache.ts';
 import type { GraphIndex } from '../store/graph-index.ts';
 import { ReplicaSet, type GraphVersion, type ImageOnDisk, type ReplicaEvent, type ReplicaMessage } from './replicas.ts';
-import { collectGarbage, collectionDueAt, replicaHandedOver } from './idle-collection.ts';
+import { collectEngineStacks, collectGarbage, collectionDueAt, replicaHandedOver, stackCollectionDue } from './idle-collection.ts';
 import { readViewImage, writeViewImage } from './view-images.ts';
 import { runTask, serialise, type AnswerShaper, type ReasonReply, type ReasonTask, type START_TASK } from './tasks.ts';
 
@@ -107,8 +107,9 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     schedule();
   };
   // when the garbage is to be collected: once nothing else is to be done (a hand-over's parts and writes'
-  // additions make more) and no task is under way, when there is enough of it or a whole hand-over came (idle-collection.ts)
-  const collectAt = () => (!underWay && toPrepare.size === 0 && !makingImage && inTask === 0 ? collectionDueAt() : Infinity);
+  // additions make more) and no task is under way, when there is enough of it or a whole hand-over came, and the
+  // engine's stack after a hand-over of any kind (idle-collection.ts)
+  const collectAt = () => (!underWay && toPrepare.size === 0 && !makingImage && inTask === 0 ? (stackCollectionDue() ? Date.now() : collectionDueAt()) : Infinity);
   // one part of a hand-over per turn of the event loop, by a timer, not at once: a task that comes meanwhile runs
   // between two parts (on its own graph's view, whole: bridge.ts handOverInParts), a task waiting for this
   // replica makes the rest of its hand-over itself
@@ -137,6 +138,8 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     if (underWay) prepareAPart(underWay);
     else if (toPrepare.size === 0 && imageAsked && !makingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
+    // (the engine's stack first, one collection a turn: a task that comes meanwhile waits for one at most)
+    else if (collectAt() <= Date.now() && stackCollectionDue()) collectEngineStacks();
     else if (collectAt() <= Date.now()) {
       // (a preload's replica still building keeps its image: read again after the build, it would bring back the
       // collection inside the hand-over that reading it ahead avoids)
