@@ -2234,6 +2234,69 @@ describe('the fits after a write at 1M facts: strength/3 reads the findings kept
       expect(fits(graph)).toEqual(fits(copyOf(graph)));
     }, 120_000);
   }
+
+  // a write of one edge between nodes held changes the findings only through what a kept answer inside them read
+  // (view_memo/3 adds those reads to the findings'): they are dropped and found again; an Issue alone, which they do not
+  // read, keeps them
+  const findingsOf = (rules: RuleRegistry, id: string) => firstAnswer(rules, id, 'findall(K-V-E-B, finding(K, V, _, E, B), F), format(string(L), "~w", [F])');
+  const fitsOf = (rules: RuleRegistry, id: string) => firstAnswer(rules, id, 'findall(C-S-E, strength(C, S, E), F), format(string(L), "~w", [F])');
+  const anIssue = (graph: GraphIndex, id: string) => putLogged(graph, [node(id, 'Issue', { label: `issue ${id}` })], []);
+
+  function expectChangedAndFoundAgain(rules: RuleRegistry, id: string, key: string, graph: GraphIndex, run: (on: GraphIndex) => unknown, edges: EdgeRecord[]) {
+    const [findings, fits] = [findingsOf(rules, id), fitsOf(rules, id)];
+    const before = findings(graph);
+    putLogged(graph, [], edges);
+    expectFoundAgain(rules, key, graph, findings, run);
+    expect(findings(graph)).not.toEqual(before);
+    expect(fits(graph)).toEqual(fits(copyOf(graph)));
+  }
+
+  function expectKeptOverAnIssue(rules: RuleRegistry, id: string, key: string, graph: GraphIndex, run: (on: GraphIndex) => unknown, issueId: string) {
+    const findings = findingsOf(rules, id);
+    const before = findings(graph);
+    anIssue(graph, issueId);
+    expectGrownRecords(rules, key, graph, findings, run, before);
+  }
+
+  it('lederach: a community actor\'s PARTICIPATES_IN written to a CONSULT event held has the findings found again (the grassroots engaged), as a fresh copy\'s; an Issue alone keeps them', async () => {
+    const { registry: rules, run } = await loadedFramework('lederach');
+    const graph = GraphIndex.fromRecords(
+      [
+        node('gov', 'Actor', { label: 'the government', actor_type: 'state' }), node('ngo', 'Actor', { label: 'a relief group', actor_type: 'ngo' }),
+        node('vil', 'Actor', { label: 'the valley', actor_type: 'community' }), datedEvent('talks', 'CONSULT', '2024-04-01'),
+      ],
+      [edge('p1', 'PARTICIPATES_IN', 'gov', 'talks'), edge('p2', 'PARTICIPATES_IN', 'ngo', 'talks')],
+    );
+    run(graph);
+    expect(keptUnder(rules, 'ld_findings', graph)).toBe(1);
+    expectKeptOverAnIssue(rules, 'lederach', 'ld_findings', graph, run, 'i1');
+    expectChangedAndFoundAgain(rules, 'lederach', 'ld_findings', graph, run, [edge('p3', 'PARTICIPATES_IN', 'vil', 'talks')]);
+    expect(findingsOf(rules, 'lederach')(graph)).toContain('level_engaged-grassroots');
+    expectKeptOverAnIssue(rules, 'lederach', 'ld_findings', graph, run, 'i2');
+  });
+
+  it('zartman: OPPOSES written between two actors that both attack, then ASSERTS of a cost claim held, have the findings found again (ripe no, then yes), as a fresh copy\'s; an Issue alone keeps them', async () => {
+    const { registry: rules, run } = await loadedFramework('zartman');
+    const graph = GraphIndex.fromRecords(
+      [
+        node('a', 'Actor', { label: 'a' }), node('b', 'Actor', { label: 'b' }), node('x', 'Actor', { label: 'x' }),
+        datedEvent('v1', 'ASSAULT', '2024-01-10'), datedEvent('v2', 'ASSAULT', '2024-03-20'), datedEvent('v3', 'ASSAULT', '2024-04-10'),
+        datedEvent('talks', 'CONSULT', '2024-04-12'), datedClaim('c1', 'Statement', 'the cost of this war is unbearable', '2024-04-11'),
+      ],
+      [
+        edge('p1', 'PARTICIPATES_IN', 'a', 'v1', 'perpetrator'), edge('p2', 'PARTICIPATES_IN', 'b', 'v2', 'perpetrator'),
+        edge('p3', 'PARTICIPATES_IN', 'a', 'v3', 'perpetrator'), edge('p4', 'OPPOSES', 'a', 'x'),
+      ],
+    );
+    run(graph);
+    expect(keptUnder(rules, 'zt_findings', graph)).toBe(1);
+    expectKeptOverAnIssue(rules, 'zartman', 'zt_findings', graph, run, 'i1');
+    expectChangedAndFoundAgain(rules, 'zartman', 'zt_findings', graph, run, [edge('o1', 'OPPOSES', 'a', 'b')]);
+    expect(findingsOf(rules, 'zartman')(graph)).toContain('hurting_stalemate-no-[v1,v2,v3]');
+    expectChangedAndFoundAgain(rules, 'zartman', 'zt_findings', graph, run, [edge('s1', 'ASSERTS', 'a', 'c1')]);
+    expect(findingsOf(rules, 'zartman')(graph)).toContain('ripe-yes');
+    expectKeptOverAnIssue(rules, 'zartman', 'zt_findings', graph, run, 'i2');
+  });
 });
 
 describe('fearon\'s stakes grown by a write that adds a place or an issue (h-fearon)', () => {
