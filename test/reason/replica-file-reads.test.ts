@@ -47,9 +47,10 @@ describe('the snapshot files the workers read at once', () => {
 
   /**
    * A store whose graph t/g (`actors` actors in a chain) was written, closed and opened again, so that its snapshot file
-   * holds it; a source on it whose workers read `readBytes(file's bytes)` of such files at once, and what its channel heard.
+   * holds it; a source on it whose workers read `readBytes(file's bytes)` of such files at once (`running`: which workers
+   * the pool still runs), and what its channel heard.
    */
-  const sourceOnFile = async (actors: number, readBytes: (fileBytes: number) => number) => {
+  const sourceOnFile = async (actors: number, readBytes: (fileBytes: number) => number, running?: (worker: number) => boolean) => {
     temp = await openTempStore('parley-replica-file-reads-');
     const ids = Array.from({ length: actors }, (_, i) => `n${i}`);
     const edges = ids.slice(1).map((id, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i], to: id }));
@@ -60,7 +61,7 @@ describe('the snapshot files the workers read at once', () => {
     temp = { ...temp, close: () => rm(temp!.dir, { recursive: true, force: true }) };
     const fileBytes = (await stat(snapshotFile(path.join(location, 'snapshots'), 't', 'g'))).size;
     const name = `replica-file-reads-test-${Math.random()}`;
-    const source = new ReplicaSource(reopened, name, undefined, Infinity, undefined, readBytes(fileBytes));
+    const source = new ReplicaSource(reopened, name, undefined, Infinity, undefined, readBytes(fileBytes), running);
     const channel = new BroadcastChannel(name);
     const heard: { type: string; to?: string; read?: number }[] = [];
     channel.onmessage = (event) => heard.push((event as { data: (typeof heard)[number] }).data);
@@ -122,6 +123,23 @@ describe('the snapshot files the workers read at once', () => {
     // (piscina ended that worker's thread: the pool tells the source which threads still run)
     source.forgetPrepared(new Set([threadId]));
     expect((await asked).factCount).toBe(graph.factCount);
+  }, 30_000);
+
+  it('never grants the ask of a worker heard only after the worker stopped, which would hold its turn for ever', async () => {
+    const stopped = threadId + 1_000;
+    const running = new Set([threadId, stopped]);
+    const { source, graph, at, fileBytes, heard, otherRead, set } = await sourceOnFile(300, (bytes) => bytes, (worker) => running.has(worker));
+    // piscina ended the worker (workerDestroy) while its read-ask, posted just before, was still on the channel
+    running.delete(stopped);
+    source.forgetPrepared(new Set(running));
+    const late = `stopped-${Math.random()}`;
+    const channel = new BroadcastChannel(source.channelName);
+    closing.push(channel);
+    channel.postMessage({ type: 'read-ask', to: late, read: 1, worker: stopped, bytes: fileBytes });
+    // (a read of no bytes, asked after it on the same channel, is heard after it: once granted, the late ask was heard)
+    (await otherRead(0)).done();
+    expect((await set().graph(at)).factCount).toBe(graph.factCount);
+    expect(heard.some((message) => message.type === 'read-slot' && message.to === late)).toBe(false);
   }, 30_000);
 
   it('counts the wait for its turn as the build going on: the task is not given up, nor the graph asked for again', async () => {
