@@ -1036,7 +1036,7 @@ export class ReplicaSet {
   /** The replicas message last posted (WorkerReplicas, as JSON): another is posted only when they change. */
   private replicasSaid = '';
   /** The reads of store snapshot files this set has asked the main thread for (read-ask): how many, and what each one's grant wakes. */
-  private fileReads = 0;
+  private readsAsked = 0;
   private readonly readGrants = new Map<number, () => void>();
   private closed = false;
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
@@ -1448,7 +1448,7 @@ export class ReplicaSet {
     const bytes = await stat(stored.file).then((stats) => stats.size, () => undefined);
     const current = () => !this.closed && this.building.get(key) === building;
     if (bytes === undefined || !current()) return undefined;
-    const read = ++this.fileReads;
+    const read = ++this.readsAsked;
     const granted = new Promise<void>((resolve) => this.readGrants.set(read, resolve));
     this.channel.postMessage({ type: 'read-ask', to: this.own.name, read, worker: threadId, bytes } satisfies ReplicaMessage);
     const waiting = setInterval(progress, Math.min(1_000, this.waitMs / 3)).unref();
