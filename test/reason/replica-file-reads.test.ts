@@ -177,6 +177,17 @@ describe('the snapshot files the workers read at once', () => {
     expect(reading.begun).toBe(begun);
   }, 30_000);
 
+  it('ends the wait for a turn when its set closes: the task waiting is no longer kept going by it', async () => {
+    const { at, fileBytes, otherRead, set } = await sourceOnFile(300, (bytes) => bytes);
+    await otherRead(fileBytes);
+    // a task that gives a build up with no news of it for 600 ms: only the wait for its turn keeps it going
+    const replicas = set(600);
+    const asked = replicas.graph(at).then(() => 'built', () => 'ended');
+    expect(await until(() => replicas.builds(at.key), 5_000)).toBe(true);
+    replicas.close();
+    expect(await Promise.race([asked, new Promise((resolve) => setTimeout(resolve, 5_000, 'still waiting'))])).toBe('ended');
+  }, 30_000);
+
   it('keeps the turn of a reader whose worker still runs when another worker stops', async () => {
     const { source, graph, fileBytes, otherRead, waitingReplica } = await sourceOnFile(300, (bytes) => bytes);
     const other = await otherRead(fileBytes);
