@@ -46,7 +46,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deserialize, serialize } from 'node:v8';
 import { generate, generatedRecords } from './conflict-graph.ts';
-import { cpuMsSince, listScheduled, memoryEvents, timedCpu } from './stats.ts';
+import { cpuMsSince, listScheduled, memoryEvents, positiveIntegerFlag, timedCpu } from './stats.ts';
 import type { EdgeRecord, NodeRecord } from '../engine/ontology/index.ts';
 import { ReplicaSet, ReplicaSource, SNAPSHOT_CHUNK, snapshotChunk, type GraphVersion } from '../engine/reason/replicas.ts';
 import { ParleyStore } from '../engine/store/store.ts';
@@ -59,6 +59,7 @@ import { GraphIndex } from '../engine/store/graph-index.ts';
 import { decodeGraph, encodeGraph, readSnapshot, writeSnapshot } from '../engine/store/snapshot.ts';
 
 const { values: args } = parseArgs({ options: { facts: { type: 'string', default: '1000000' }, parts: { type: 'string', default: 'make,load,replica' }, only: { type: 'string' }, part: { type: 'string' }, image: { type: 'string' }, records: { type: 'string' }, ahead: { type: 'boolean' }, read: { type: 'boolean' }, task: { type: 'boolean' }, after: { type: 'boolean' }, keep: { type: 'string' }, workers: { type: 'string', default: '1' } } });
+const workerThreads = positiveIntegerFlag('workers', args.workers);
 /** The frameworks load runs (--only): one alone is what one of 16 engines runs after its hand-over. */
 const only = args.only?.split(',');
 const LIMITS = { inferenceLimit: 2_000_000_000, timeLimitMs: 900_000 };
@@ -138,7 +139,7 @@ if (!isMainThread) {
   };
   // (a worker thread does not inherit the parent's loader: this file is loaded as the reasoning workers load theirs)
   const boot = `import(${JSON.stringify(new URL('../engine/load-module.mjs', import.meta.url).href)}).then(({ loadModule }) => loadModule(${JSON.stringify(import.meta.url)}, ${JSON.stringify(import.meta.url)}))`;
-  const workers = Array.from({ length: Number(args.workers) }, () => new Worker(boot, { eval: true, workerData: { channel: name, at } }));
+  const workers = Array.from({ length: workerThreads }, () => new Worker(boot, { eval: true, workerData: { channel: name, at } }));
   const message = (worker: Worker) => new Promise<unknown>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -256,7 +257,7 @@ if (!isMainThread) {
     for (const [i, part] of args.parts!.split(',').entries()) {
       const [name, ...variant] = part.split('-');
       if (name === 'make' && records !== undefined && args.keep && existsSync(args.keep)) continue;
-      const flags = [...(name === 'sent' ? ['--workers', args.workers!] : []), ...(name === 'load' ? [...(args.only ? ['--only', args.only] : []), '--records', records ?? '0'] : []), ...variant.map((flag) => `--${flag}`)];
+      const flags = [...(name === 'sent' ? ['--workers', String(workerThreads)] : []), ...(name === 'load' ? [...(args.only ? ['--only', args.only] : []), '--records', records ?? '0'] : []), ...variant.map((flag) => `--${flag}`)];
       const before = load();
       const output = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--part', name, '--facts', args.facts!, '--image', image, ...flags], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
       console.log(`${part}: load ${before} before, ${load()} after`);

@@ -44,7 +44,7 @@ import { ReasoningPool } from '../engine/reason/pool.ts';
 import { GraphIndex } from '../engine/store/graph-index.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 import { serveWithHeapSetting } from '../server/heap.mjs';
-import { timedCpu } from './stats.ts';
+import { positiveIntegerFlag, timedCpu } from './stats.ts';
 import { threadCpu } from './thread-cpu.ts';
 
 if (serveWithHeapSetting()) await new Promise(() => {});
@@ -53,6 +53,7 @@ process.channel?.unref();
 const { values: args } = parseArgs({
   options: { store: { type: 'string' }, graph: { type: 'string', default: 'g10000000' }, 'young-mb': { type: 'string', default: '12' }, 'preload-max-facts': { type: 'string' }, 'call-timeout-ms': { type: 'string' }, chunks: { type: 'boolean', default: false }, askers: { type: 'string', default: '1' } },
 });
+const askers = positiveIntegerFlag('askers', args.askers);
 if (!args.store) throw new Error('--store: the directory of a store holding bench/store\'s graph (bench/store.ts, --keep)');
 const HEAVY = 'MATCH (a:Actor)-[r]->(b) RETURN count(*) AS n';
 const Q5 = 'MATCH (a:Actor)-[:MENTIONED_WITH]->(:Claim) RETURN id(a) AS actor, count(*) AS claims ORDER BY claims DESC, actor LIMIT 10';
@@ -87,7 +88,6 @@ const loadMs = performance.now() - started;
 const facts = graph.factCount;
 
 const threadsBefore = threadCpu()!;
-const askers = Number(args.askers);
 const preloadMaxFacts = args['preload-max-facts'] !== undefined ? { preloadMaxFacts: Number(args['preload-max-facts']) } : askers > 1 ? { preloadMaxFacts: 0 } : {};
 const callTimeoutMs = args['call-timeout-ms'] === undefined ? {} : { callTimeoutMs: Number(args['call-timeout-ms']) };
 const pool = await ReasoningPool.open(store, { workers: 2, inlineBudgetMs: 0, workerYoungMb: Number(args['young-mb']), warmFacts: 0, viewImageBytes: 0, ...preloadMaxFacts, ...callTimeoutMs });

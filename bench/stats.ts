@@ -4,6 +4,13 @@ import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf
 import { threadCpu } from './thread-cpu.ts';
 
 /** The middle value (the upper one of an even count). */
+/** A bench flag's value as a positive integer; a clear error (not NaN, which would ask for nothing) for any other. */
+export function positiveIntegerFlag(flag: string, value: string | undefined): number {
+  const number = Number(value);
+  if (value === undefined || !/^\d+$/.test(value) || number < 1) throw new Error(`--${flag} must be a positive integer (got '${value}')`);
+  return number;
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];

@@ -212,7 +212,7 @@ export class ReasoningPool {
     this.inline = new InlineQueries(this.rules, options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS);
     const channelName = `parley-replicas-${randomUUID()}`;
     this.preloadMaxFacts = options.preloadMaxFacts ?? DEFAULT_PRELOAD_MAX_FACTS;
-    this.source = new ReplicaSource(store, channelName, images, this.preloadMaxFacts, REPLICA_WAIT_MS, options.snapshotReadBytes ?? DEFAULT_SNAPSHOT_READ_BYTES);
+    this.source = new ReplicaSource(store, channelName, images, this.preloadMaxFacts, REPLICA_WAIT_MS, options.snapshotReadBytes ?? DEFAULT_SNAPSHOT_READ_BYTES, (worker) => this.workers.threadIds().includes(worker));
     const workers = Math.max(1, options.workers ?? availableParallelism());
     this.answerShaperUrl = options.answerShaper;
     const viewFacts = options.viewFacts ?? DEFAULT_VIEW_FACTS;

@@ -50,7 +50,8 @@
  *                                                                        its replica set's own channel, its count there); the
  *                                                                        main thread grants the asks in order while the files
  *                                                                        read at once fit snapshotReadBytes together (one larger
- *                                                                        is read alone), and frees a stopped worker's
+ *                                                                        is read alone), and frees a stopped worker's turn
+ *                                                                        (forgetPrepared) and never grants its late ask
  *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
  *                                                                        hands its replica to its engine now (one without
  *                                                                        the replica asks for a snapshot); hold: the
@@ -314,11 +315,17 @@ export class ReplicaSource {
     private readonly ackWaitMs = REPLICA_WAIT_MS,
     /** Bytes of store snapshot files the workers read at once (DEFAULT_SNAPSHOT_READ_BYTES); a larger file is read alone. */
     snapshotReadBytes = DEFAULT_SNAPSHOT_READ_BYTES,
+    /**
+     * Whether the worker (thread id) still runs (the pool's threads; with no pool every reader is taken as running). A
+     * read-ask still on the channel when its worker was ended is heard after forgetPrepared: granted, its turn would
+     * never be freed, since no read-done comes from a thread that no longer runs.
+     */
+    running: (worker: number) => boolean = () => true,
   ) {
     this.askedOnlyAbove = preloadMaxFacts === 0 ? Infinity : preloadMaxFacts;
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
-    this.fileReads = new FileReads(snapshotReadBytes, ({ to, read }) => {
+    this.fileReads = new FileReads(snapshotReadBytes, running, ({ to, read }) => {
       if (!this.closed) this.channel.postMessage({ type: 'read-slot', to, read } satisfies ReplicaMessage);
     });
     this.channel.onmessage = (event) => {
@@ -815,10 +822,13 @@ class FileReads {
 
   constructor(
     private readonly maxBytes: number,
+    /** Whether the reader's worker (thread id) still runs: a stopped worker's ask, heard late, is never granted. */
+    private readonly running: (worker: number) => boolean,
     private readonly grant: (read: FileRead) => void,
   ) {}
 
   ask({ to, read, worker, bytes }: FileRead): void {
+    if (!this.running(worker)) return;
     this.waiting.push({ to, read, worker, bytes });
     this.next();
   }
@@ -1026,7 +1036,7 @@ export class ReplicaSet {
   /** The replicas message last posted (WorkerReplicas, as JSON): another is posted only when they change. */
   private replicasSaid = '';
   /** The reads of store snapshot files this set has asked the main thread for (read-ask): how many, and what each one's grant wakes. */
-  private fileReads = 0;
+  private readsAsked = 0;
   private readonly readGrants = new Map<number, () => void>();
   private closed = false;
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
@@ -1438,7 +1448,7 @@ export class ReplicaSet {
     const bytes = await stat(stored.file).then((stats) => stats.size, () => undefined);
     const current = () => !this.closed && this.building.get(key) === building;
     if (bytes === undefined || !current()) return undefined;
-    const read = ++this.fileReads;
+    const read = ++this.readsAsked;
     const granted = new Promise<void>((resolve) => this.readGrants.set(read, resolve));
     this.channel.postMessage({ type: 'read-ask', to: this.own.name, read, worker: threadId, bytes } satisfies ReplicaMessage);
     const waiting = setInterval(progress, Math.min(1_000, this.waitMs / 3)).unref();

@@ -30,6 +30,13 @@ describe('settings from the environment', () => {
     expect(() => loadConfig({ PARLEY_REASON_CALL_TIMEOUT_MS: '3600001' })).toThrow('PARLEY_REASON_CALL_TIMEOUT_MS must be an integer from 1 to 3600000');
   });
 
+  it('bounds the snapshot file bytes the reasoning workers read at once at 512 MiB unless told otherwise; 0 reads one file at a time', () => {
+    expect(reasoningOptions(loadConfig({})).snapshotReadBytes).toBe(512 * 1024 * 1024);
+    expect(reasoningOptions(loadConfig({ PARLEY_SNAPSHOT_READ_BYTES: '1' })).snapshotReadBytes).toBe(1);
+    expect(reasoningOptions(loadConfig({ PARLEY_SNAPSHOT_READ_BYTES: '0' })).snapshotReadBytes).toBe(0);
+    expect(() => loadConfig({ PARLEY_SNAPSHOT_READ_BYTES: '-1' })).toThrow("PARLEY_SNAPSHOT_READ_BYTES must be a non-negative integer (got '-1')");
+  });
+
   it('keeps idle reasoning workers for 15 minutes unless told otherwise', () => {
     expect(loadConfig({}).reasonIdleMs).toBe(900_000);
     expect(loadConfig({ PARLEY_REASON_IDLE_MS: '5000' }).reasonIdleMs).toBe(5_000);

@@ -5,7 +5,7 @@
  * holding a turn is played here by the test on the source's channel (read-ask, read-done), as another worker's read under
  * way, so that how long it holds the turn does not hang on the machine.
  */
-import { stat, rm } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -15,13 +15,14 @@ import { ParleyStore } from '../../engine/store/store.ts';
 import { openTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 
-/** The snapshot files being read now (readSnapshot called, not yet returned), and the most read at once. */
-const reading = vi.hoisted(() => ({ now: 0, most: 0 }));
+/** The snapshot files being read now (readSnapshot called, not yet returned), the most read at once, and the reads begun. */
+const reading = vi.hoisted(() => ({ now: 0, most: 0, begun: 0 }));
 vi.mock('../../engine/store/snapshot.ts', async (original) => {
   const snapshot = await original<typeof import('../../engine/store/snapshot.ts')>();
   return {
     ...snapshot,
     readSnapshot: async (...args: Parameters<typeof snapshot.readSnapshot>) => {
+      reading.begun++;
       reading.most = Math.max(reading.most, ++reading.now);
       try {
         return await snapshot.readSnapshot(...args);
@@ -43,13 +44,15 @@ describe('the snapshot files the workers read at once', () => {
     await temp?.close();
     temp = undefined;
     reading.most = 0;
+    reading.begun = 0;
   });
 
   /**
    * A store whose graph t/g (`actors` actors in a chain) was written, closed and opened again, so that its snapshot file
-   * holds it; a source on it whose workers read `readBytes(file's bytes)` of such files at once, and what its channel heard.
+   * holds it; a source on it whose workers read `readBytes(file's bytes)` of such files at once (`running`: which workers
+   * the pool still runs), and what its channel heard.
    */
-  const sourceOnFile = async (actors: number, readBytes: (fileBytes: number) => number) => {
+  const sourceOnFile = async (actors: number, readBytes: (fileBytes: number) => number, running?: (worker: number) => boolean) => {
     temp = await openTempStore('parley-replica-file-reads-');
     const ids = Array.from({ length: actors }, (_, i) => `n${i}`);
     const edges = ids.slice(1).map((id, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i], to: id }));
@@ -60,18 +63,26 @@ describe('the snapshot files the workers read at once', () => {
     temp = { ...temp, close: () => rm(temp!.dir, { recursive: true, force: true }) };
     const fileBytes = (await stat(snapshotFile(path.join(location, 'snapshots'), 't', 'g'))).size;
     const name = `replica-file-reads-test-${Math.random()}`;
-    const source = new ReplicaSource(reopened, name, undefined, Infinity, undefined, readBytes(fileBytes));
+    const source = new ReplicaSource(reopened, name, undefined, Infinity, undefined, readBytes(fileBytes), running);
     const channel = new BroadcastChannel(name);
     const heard: { type: string; to?: string; read?: number }[] = [];
     channel.onmessage = (event) => heard.push((event as { data: (typeof heard)[number] }).data);
     closing.push(source, channel);
     const { graph, at } = await source.current('t', 'g');
-    /** Another reader's read of `bytes` (as worker `worker`), granted before any ask that follows: done() ends it. */
-    const otherRead = async (bytes: number, worker = threadId) => {
+    /** Another reader's ask to read `bytes` (as worker `worker`): whether it was granted yet, and done() to end its read. */
+    const askRead = (bytes: number, worker = threadId) => {
       const to = `other-${Math.random()}`;
       channel.postMessage({ type: 'read-ask', to, read: 1, worker, bytes });
-      expect(await until(() => heard.some((message) => message.type === 'read-slot' && message.to === to), 5_000)).toBe(true);
-      return { done: () => channel.postMessage({ type: 'read-done', to, read: 1 }) };
+      return {
+        granted: () => heard.some((message) => message.type === 'read-slot' && message.to === to),
+        done: () => channel.postMessage({ type: 'read-done', to, read: 1 }),
+      };
+    };
+    /** Another reader's read of `bytes` (as worker `worker`), granted before any ask that follows: done() ends it. */
+    const otherRead = async (bytes: number, worker = threadId) => {
+      const other = askRead(bytes, worker);
+      expect(await until(other.granted, 5_000)).toBe(true);
+      return other;
     };
     const set = (waitMs?: number) => {
       const replicas = new ReplicaSet(name, 4, undefined, undefined, waitMs);
@@ -86,9 +97,9 @@ describe('the snapshot files the workers read at once', () => {
       expect(await until(() => replicas.builds(at.key), 5_000)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(built).toBe(false);
-      return { asked };
+      return { replicas, asked, built: () => built };
     };
-    return { source, graph, at, fileBytes, heard, otherRead, set, waitingReplica };
+    return { source, graph, at, fileBytes, heard, askRead, otherRead, set, waitingReplica };
   };
 
   it('lets a read wait while the files read at once would pass the bound, and go once the one before it is done', async () => {
@@ -122,6 +133,102 @@ describe('the snapshot files the workers read at once', () => {
     // (piscina ended that worker's thread: the pool tells the source which threads still run)
     source.forgetPrepared(new Set([threadId]));
     expect((await asked).factCount).toBe(graph.factCount);
+  }, 30_000);
+
+  it('never grants the ask of a worker heard only after the worker stopped, which would hold its turn for ever', async () => {
+    const stopped = threadId + 1_000;
+    const running = new Set([threadId, stopped]);
+    const { source, graph, at, fileBytes, heard, otherRead, set } = await sourceOnFile(300, (bytes) => bytes, (worker) => running.has(worker));
+    // piscina ended the worker (workerDestroy) while its read-ask, posted just before, was still on the channel
+    running.delete(stopped);
+    source.forgetPrepared(new Set(running));
+    const late = `stopped-${Math.random()}`;
+    const channel = new BroadcastChannel(source.channelName);
+    closing.push(channel);
+    channel.postMessage({ type: 'read-ask', to: late, read: 1, worker: stopped, bytes: fileBytes });
+    // (a read of no bytes, asked after it on the same channel, is heard after it: once granted, the late ask was heard)
+    (await otherRead(0)).done();
+    expect((await set().graph(at)).factCount).toBe(graph.factCount);
+    expect(heard.some((message) => message.type === 'read-slot' && message.to === late)).toBe(false);
+  }, 30_000);
+
+  it('frees the turn of a read that finds the file unreadable (its build goes on from chunks)', async () => {
+    const { graph, at, fileBytes, otherRead, set } = await sourceOnFile(300, (bytes) => bytes);
+    // one byte of the body changed: its digest no longer matches the header's
+    const file = await open(snapshotFile(path.join(temp!.dir, 'store', 'snapshots'), 't', 'g'), 'r+');
+    const [last] = (await file.read(Buffer.alloc(1), 0, 1, fileBytes - 1)).buffer;
+    await file.write(Buffer.from([last ^ 0xff]), 0, 1, fileBytes - 1);
+    await file.close();
+    const begun = reading.begun; // (the store's own load read the file whole)
+    expect((await set().graph(at)).factCount).toBe(graph.factCount);
+    expect(reading.begun).toBe(begun + 1);
+    // a read of the whole bound goes only once no other holds a turn
+    await otherRead(fileBytes);
+  }, 30_000);
+
+  it('does not read the file for a build let go while it waited for its turn', async () => {
+    const { fileBytes, otherRead, waitingReplica } = await sourceOnFile(300, (bytes) => bytes);
+    const other = await otherRead(fileBytes);
+    const { replicas } = await waitingReplica();
+    const begun = reading.begun; // (the store's own load read the file)
+    replicas.close();
+    other.done();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(reading.begun).toBe(begun);
+  }, 30_000);
+
+  it('ends the wait for a turn when its set closes: the task waiting is no longer kept going by it', async () => {
+    const { at, fileBytes, otherRead, set } = await sourceOnFile(300, (bytes) => bytes);
+    await otherRead(fileBytes);
+    // a task that gives a build up with no news of it for 600 ms: only the wait for its turn keeps it going
+    const replicas = set(600);
+    const asked = replicas.graph(at).then(() => 'built', () => 'ended');
+    expect(await until(() => replicas.builds(at.key), 5_000)).toBe(true);
+    replicas.close();
+    expect(await Promise.race([asked, new Promise((resolve) => setTimeout(resolve, 5_000, 'still waiting'))])).toBe('ended');
+  }, 30_000);
+
+  it('keeps the turn of a reader whose worker still runs when another worker stops', async () => {
+    const { source, graph, fileBytes, otherRead, waitingReplica } = await sourceOnFile(300, (bytes) => bytes);
+    const other = await otherRead(fileBytes);
+    const { asked, built } = await waitingReplica();
+    source.forgetPrepared(new Set([threadId]));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(built()).toBe(false);
+    other.done();
+    expect((await asked).factCount).toBe(graph.factCount);
+  }, 30_000);
+
+  it('never grants the waiting ask of a worker that stopped', async () => {
+    const stopped = threadId + 1_000;
+    const running = new Set([threadId, stopped]);
+    const asksHeard: number[] = [];
+    const { source, fileBytes, askRead, otherRead } = await sourceOnFile(300, (bytes) => bytes, (worker) => (asksHeard.push(worker), running.has(worker)));
+    const other = await otherRead(fileBytes);
+    const waiting = askRead(fileBytes, stopped);
+    expect(await until(() => asksHeard.includes(stopped), 5_000)).toBe(true);
+    running.delete(stopped);
+    source.forgetPrepared(new Set(running));
+    other.done();
+    (await otherRead(fileBytes)).done();
+    expect(waiting.granted()).toBe(false);
+  }, 30_000);
+
+  it('grants the asks in the order asked: a small file does not pass a large one waiting before it', async () => {
+    const asksHeard: number[] = [];
+    const { askRead } = await sourceOnFile(300, () => 100, (worker) => (asksHeard.push(worker), true));
+    const first = askRead(60, 1);
+    const large = askRead(500, 2);
+    const small = askRead(10, 3);
+    expect(await until(() => asksHeard.includes(3) && first.granted(), 5_000)).toBe(true);
+    expect([large.granted(), small.granted()]).toEqual([false, false]);
+    first.done();
+    expect(await until(large.granted, 5_000)).toBe(true);
+    // (the large file is read alone)
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(small.granted()).toBe(false);
+    large.done();
+    expect(await until(small.granted, 5_000)).toBe(true);
   }, 30_000);
 
   it('counts the wait for its turn as the build going on: the task is not given up, nor the graph asked for again', async () => {
