@@ -120,6 +120,72 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
     expect(recordsOf(replica)).toEqual(recordsOf(stored));
   }, 60_000);
 
+  it('sends records whole while a paced snapshot goes out to one worker alone (a graph above the preload bound), and the replica built equals the store', async () => {
+    source.close();
+    source = new ReplicaSource(store, name, undefined, 100);
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `n${i}` } }));
+    const named = namingWrite(documents(0, 10));
+    await store.writeGraph('t', 'g', { ...named, nodes: [...many, ...named.nodes] });
+    const deltas: { nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] }[] = [];
+    let writing: Promise<unknown> | undefined;
+    const watch = new BroadcastChannel(name);
+    closing.push(watch);
+    watch.onmessage = (event) => {
+      const message = (event as { data: { type: string; to?: string; nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] } }).data;
+      if (message.type === 'delta') deltas.push(message);
+      if (message.type !== 'need' || message.to === undefined) return;
+      // the snapshot goes on the asking worker's own channel: heard there, the write made while it goes out
+      const own = new BroadcastChannel(message.to);
+      closing.push(own);
+      own.onmessage = (ownEvent) => {
+        const sent = (ownEvent as { data: { type: string } }).data;
+        if (sent.type === 'snapshot-chunk' && !writing) writing = store.writeGraph('t', 'g', namingWrite(['d10']));
+      };
+    };
+    const worker = workerSet();
+    const { at } = await source.current('t', 'g');
+    const built = await worker.graph(at);
+    expect(await until(() => writing !== undefined, 5_000)).toBe(true);
+    await writing;
+    const { at: next, graph: stored } = await source.current('t', 'g');
+    const replica = await worker.graph(next);
+    expect(await until(() => deltas.length === 1, 5_000)).toBe(true);
+    expect([...deltas[0].nodes, ...deltas[0].edges].map((record) => `${record.id} ${record.provenanceFrom} ${record.provenance.length}`).sort()).toEqual(['fights undefined 11', 'rsf undefined 11']);
+    expect(replica).toBe(built); // one snapshot: the whole delta applied to its build, the replica not dropped
+    expect(recordsOf(replica)).toEqual(recordsOf(stored));
+  }, 60_000);
+
+  it('asks again for a build whose pending delta does not fit, and the second snapshot holds the right list', async () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `n${i}` } }));
+    const named = namingWrite(documents(0, 10));
+    await store.writeGraph('t', 'g', { ...named, nodes: [...many, ...named.nodes] });
+    const { at, graph } = await source.current('t', 'g');
+    const begins: unknown[] = [];
+    let forged = false;
+    const watch = new BroadcastChannel(name);
+    closing.push(watch);
+    watch.onmessage = (event) => {
+      const message = (event as { data: { type: string } }).data;
+      if (message.type === 'snapshot-begin') begins.push(message);
+      if (message.type !== 'snapshot-chunk' || forged) return;
+      forged = true;
+      // heard while the build goes on: a delta naming 9 entries, where the build's record holds 10
+      watch.postMessage({ type: 'delta', key: at.key, generation: at.generation, version: at.version + 1, nodes: [{ ...graph.node('rsf')!, provenance: [mention('forged')], provenanceFrom: 9 }], edges: [] });
+    };
+    const worker = workerSet();
+    const built = await worker.graph(at);
+    expect(forged).toBe(true);
+    expect(begins).toHaveLength(2);
+    expect(built.node('rsf')!.provenance.map((entry) => entry.document_id)).toEqual(documents(0, 10));
+    // the replica the second snapshot made follows the next write's short delta
+    await store.writeGraph('t', 'g', namingWrite(['d10']));
+    const { at: next, graph: stored } = await source.current('t', 'g');
+    const replica = await worker.graph(next);
+    expect(replica).toBe(built);
+    expect(replica.node('rsf')!.provenance.map((entry) => entry.document_id)).toEqual(documents(0, 11));
+    expect(recordsOf(replica)).toEqual(recordsOf(stored));
+  }, 60_000);
+
   it('drops a replica whose list is not of the length a delta names, and takes a snapshot with the right list at the next task', async () => {
     await store.writeGraph('t', 'g', namingWrite(documents(0, 10)));
     const worker = workerSet();
