@@ -83,6 +83,8 @@ const { values: args } = parseArgs({
 });
 /** Worker threads following the graph's replica (--replicas). */
 const REPLICAS = Number(args.replicas);
+// (a typo would read as NaN, which compares as no followers: the run would measure none, silently)
+if (!Number.isInteger(REPLICAS) || REPLICAS < 0) throw new Error(`--replicas must be a whole number of worker threads, 0 or more: got ${JSON.stringify(args.replicas)}`);
 const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
 const COPIES = Number(args.copies);
