@@ -47,6 +47,12 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
     closing.push(set);
     return set;
   };
+  /** The named actor's write among 20,000 more records: a snapshot of several chunks, which a write can come between. */
+  const writeLarge = () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `n${i}` } }));
+    const named = namingWrite(documents(0, 10));
+    return store.writeGraph('t', 'g', { ...named, nodes: [...many, ...named.nodes] });
+  };
   const deltasHeard = () => {
     const heard: { version: number; nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] }[] = [];
     const watch = new BroadcastChannel(name);
@@ -92,9 +98,7 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
   }, 30_000);
 
   it('sends records whole while a snapshot of the graph goes out (its later chunks already hold the write), and the replica built equals the store', async () => {
-    const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `n${i}` } }));
-    const named = namingWrite(documents(0, 10));
-    await store.writeGraph('t', 'g', { ...named, nodes: [...many, ...named.nodes] });
+    await writeLarge();
     const heard: { type: string; nodes?: DeltaRecord<NodeRecord>[]; edges?: DeltaRecord<EdgeRecord>[] }[] = [];
     let writing: Promise<unknown> | undefined;
     const watch = new BroadcastChannel(name);
@@ -123,9 +127,7 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
   it('sends records whole while a paced snapshot goes out to one worker alone (a graph above the preload bound), and the replica built equals the store', async () => {
     source.close();
     source = new ReplicaSource(store, name, undefined, 100);
-    const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `n${i}` } }));
-    const named = namingWrite(documents(0, 10));
-    await store.writeGraph('t', 'g', { ...named, nodes: [...many, ...named.nodes] });
+    await writeLarge();
     const deltas: { nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] }[] = [];
     let writing: Promise<unknown> | undefined;
     const watch = new BroadcastChannel(name);
@@ -156,9 +158,7 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
   }, 60_000);
 
   it('asks again for a build whose pending delta does not fit, and the second snapshot holds the right list', async () => {
-    const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `n${i}` } }));
-    const named = namingWrite(documents(0, 10));
-    await store.writeGraph('t', 'g', { ...named, nodes: [...many, ...named.nodes] });
+    await writeLarge();
     const { at, graph } = await source.current('t', 'g');
     const begins: unknown[] = [];
     let forged = false;
