@@ -36,7 +36,8 @@
  * follow the graph (bench/replica-followers.ts: replicas without the Prolog engine), from the batch's first commit (or
  * before the clock, when the graph is generated): the main thread then posts every commit's delta. It prints the deltas'
  * bytes (serialised), records and provenance entries per document, and with --check-replicas whether each worker's
- * replica equals the store's graph after the round (a digest of every record).
+ * replica equals the store's graph after the round (a digest of every record) and whether each built one snapshot only
+ * (the deltas kept it in step: a dropped replica is taken again, and would equal the store too); it exits 1 otherwise.
  *
  *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay --unsampled --replicas 0 --check-replicas]
  */
@@ -82,6 +83,8 @@ const { values: args } = parseArgs({
 });
 /** Worker threads following the graph's replica (--replicas). */
 const REPLICAS = Number(args.replicas);
+// (a typo would read as NaN, which compares as no followers: the run would measure none, silently)
+if (!Number.isInteger(REPLICAS) || REPLICAS < 0) throw new Error(`--replicas must be a whole number of worker threads, 0 or more: got ${JSON.stringify(args.replicas)}`);
 const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
 const COPIES = Number(args.copies);
@@ -328,6 +331,8 @@ try {
   /** What the replicas' deltas carried per document, by round (--replicas), and whether the replicas equalled the store (--check-replicas). */
   const deltas: DeltasHeard[] = [];
   const replicasEqual: boolean[] = [];
+  /** The snapshots each follower built, by round (--check-replicas): 1 when the deltas kept its replica in step. */
+  const snapshotsBuilt: number[][] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const dir = path.join(base, `round-${round}`);
     await cp(path.join(base, 'seed'), dir, { recursive: true });
@@ -375,7 +380,9 @@ try {
         deltas.push({ messages: heard.messages / summary.ingested, bytes: heard.bytes / summary.ingested, records: heard.records / summary.ingested, provenanceEntries: heard.provenanceEntries / summary.ingested });
         if (args['check-replicas']) {
           const expected = recordsDigest(graph);
-          replicasEqual.push((await followers!.digests(at)).every((digest) => digest === expected));
+          const followed = await followers!.followed(at);
+          replicasEqual.push(followed.every(({ digest }) => digest === expected));
+          snapshotsBuilt.push(followed.map(({ snapshots }) => snapshots));
         }
       }
       if (round === ROUNDS - 1) {
@@ -398,7 +405,12 @@ try {
   if (REPLICAS > 0) {
     const perDocument = (heard: DeltasHeard) => `${(heard.bytes / 1024).toFixed(1)} KB, ${heard.records.toFixed(1)} records, ${heard.provenanceEntries.toFixed(1)} provenance entries (${heard.messages.toFixed(2)} messages)`;
     console.log(`replica deltas per document (${REPLICAS} workers following), serialised, by round: ${deltas.map(perDocument).join('; ')}`);
-    if (args['check-replicas']) console.log(`replicas equal the store's graph after each round: ${replicasEqual.map((equal) => (equal ? 'yes' : 'NO')).join(' ')}`);
+    if (args['check-replicas']) {
+      console.log(`replicas equal the store's graph after each round: ${replicasEqual.map((equal) => (equal ? 'yes' : 'NO')).join(' ')}`);
+      const kept = snapshotsBuilt.every((counts) => counts.every((count) => count === 1));
+      console.log(`snapshots each follower built, by round: ${snapshotsBuilt.map((counts) => counts.join(',')).join('; ')} (${kept ? 'yes' : 'NO'}: one each, the deltas kept every replica)`);
+      if (!kept || replicasEqual.includes(false)) process.exitCode = 1;
+    }
   }
   console.log(`main thread promoted by its scavenges, by round: ${promoted.map((bytes) => `${(bytes / 1024).toFixed(1)} KB`).join(' ')} per document`);
   if (!UNSAMPLED && !ALLOCATIONS) console.log(`main thread sampled busy ${(busy / documents).toFixed(2)} ms per document (slowed by sampling every ${SAMPLING_US} µs: read the shares)`);

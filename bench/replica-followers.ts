@@ -3,7 +3,9 @@
  * holding a replica (ReplicaSet) as a server's reasoning worker does, without its Prolog engine: what the main thread pays
  * for the workers to stay in step with a batch (bench/batch-profile.ts --replicas). The first also counts the deltas it
  * hears: their messages' bytes as V8 serialises them (what a post clones), records and provenance entries. At the end
- * each says the digest of its replica, to be compared with the store's (recordsDigest).
+ * each says the digest of its replica, to be compared with the store's (recordsDigest), and how many snapshots it built:
+ * one, when the deltas kept its first replica in step (a replica a delta dropped is taken again when asked, and the
+ * digest alone would not tell).
  */
 import { createHash } from 'node:crypto';
 import { serialize } from 'node:v8';
@@ -29,7 +31,13 @@ export function recordsDigest(graph: GraphIndex): string {
   return hash.digest('hex');
 }
 
-type Asked = { type: 'follow' | 'digest' | 'heard'; at: GraphVersion };
+/** A follower's replica at the end: its digest (recordsDigest) and the snapshots it built to hold it. */
+export interface Followed {
+  digest: string;
+  snapshots: number;
+}
+
+type Asked = { type: 'follow' | 'followed' | 'heard'; at: GraphVersion };
 
 /** `count` followers on the replica channel `channel`. */
 export class ReplicaFollowers {
@@ -53,9 +61,9 @@ export class ReplicaFollowers {
     return this.askAll({ type: 'follow', at });
   }
 
-  /** Each follower's digest of its replica at `at` or newer (recordsDigest). */
-  digests(at: GraphVersion): Promise<string[]> {
-    return this.askAll({ type: 'digest', at }) as Promise<string[]>;
+  /** Each follower's replica at `at` or newer: its digest and the snapshots it built. */
+  followed(at: GraphVersion): Promise<Followed[]> {
+    return this.askAll({ type: 'followed', at }) as Promise<Followed[]>;
   }
 
   /** What the first follower heard of the deltas, once its replica is at `at` or newer (every delta up to it heard). */
@@ -82,7 +90,13 @@ export class ReplicaFollowers {
 
 if (!isMainThread && (workerData as { channel?: string } | undefined)?.channel) {
   const { channel, counts } = workerData as { channel: string; counts: boolean };
-  const replicas = new ReplicaSet(channel, 4);
+  // a delta moves the replica on in place: a graph not seen before is a snapshot's
+  let snapshots = 0;
+  let built: GraphIndex | undefined;
+  const replicas = new ReplicaSet(channel, 4, (_at, graph) => {
+    if (graph !== built) snapshots++;
+    built = graph;
+  });
   const heard: DeltasHeard = { messages: 0, bytes: 0, records: 0, provenanceEntries: 0 };
   if (counts) {
     const listener = new BroadcastChannel(channel);
@@ -101,6 +115,6 @@ if (!isMainThread && (workerData as { channel?: string } | undefined)?.channel) 
   parentPort!.postMessage('ready');
   parentPort!.on('message', async (asked: Asked) => {
     const graph = await replicas.graph(asked.at);
-    parentPort!.postMessage(asked.type === 'heard' ? heard : asked.type === 'digest' ? recordsDigest(graph) : 'held');
+    parentPort!.postMessage(asked.type === 'heard' ? heard : asked.type === 'followed' ? ({ digest: recordsDigest(graph), snapshots } satisfies Followed) : 'held');
   });
 }

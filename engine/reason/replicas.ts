@@ -547,8 +547,9 @@ export class ReplicaSource {
     }
     const version = ++entry.version;
     const { generation } = change;
-    // whole while a snapshot of the graph goes out: its chunks are read as they go, after writes its version does not
-    // hold, so a record a worker builds may be longer than the one this write grew (the delta puts it back, a later one on)
+    // whole while a snapshot of the graph goes out: its chunks are read as they go, so a chunk read after this write
+    // holds a longer list than `provenanceFrom` names; the whole record sets it back to this version, and later deltas
+    // move it on
     const grown = change.provenanceFrom && change.provenanceFrom.size > 0 && !this.snapshotGoingOut(key) ? change.provenanceFrom : undefined;
     const nodes = grown ? change.nodes.map((record) => sentForm(record, grown)) : change.nodes;
     const edges = grown ? change.edges.map((record) => sentForm(record, grown)) : change.edges;

@@ -47,6 +47,12 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
     closing.push(set);
     return set;
   };
+  /** The named actor's write among 20,000 more records: a snapshot of several chunks, which a write can come between. */
+  const writeLarge = () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `n${i}` } }));
+    const named = namingWrite(documents(0, 10));
+    return store.writeGraph('t', 'g', { ...named, nodes: [...many, ...named.nodes] });
+  };
   const deltasHeard = () => {
     const heard: { version: number; nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] }[] = [];
     const watch = new BroadcastChannel(name);
@@ -61,7 +67,7 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
   it('sends a grown list\'s new entries alone, and the replica they make equals a fresh snapshot\'s and the store\'s', async () => {
     await store.writeGraph('t', 'g', namingWrite(documents(0, 10)));
     const worker = workerSet();
-    await worker.graph((await source.current('t', 'g')).at);
+    const held = await worker.graph((await source.current('t', 'g')).at);
     const heard = deltasHeard();
     await store.writeGraph('t', 'g', namingWrite(['d10']));
     await store.writeGraph('t', 'g', namingWrite(documents(11, 3)));
@@ -78,6 +84,8 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
       ['rsf 14 +0'],
       ['rsf 14 +1', 'fights 14 +1'],
     ]);
+    // the replica the deltas kept in step, not one taken again (a dropped replica's snapshot would equal the store too)
+    expect(replica).toBe(held);
     expect(replica.node('rsf')!.provenance.map((entry) => entry.document_id)).toEqual(documents(0, 15));
     expect(replica.node('rsf')!.properties.note).toBe('issued statements');
     expect(recordsOf(replica)).toEqual(recordsOf(stored));
@@ -90,9 +98,7 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
   }, 30_000);
 
   it('sends records whole while a snapshot of the graph goes out (its later chunks already hold the write), and the replica built equals the store', async () => {
-    const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `n${i}` } }));
-    const named = namingWrite(documents(0, 10));
-    await store.writeGraph('t', 'g', { ...named, nodes: [...many, ...named.nodes] });
+    await writeLarge();
     const heard: { type: string; nodes?: DeltaRecord<NodeRecord>[]; edges?: DeltaRecord<EdgeRecord>[] }[] = [];
     let writing: Promise<unknown> | undefined;
     const watch = new BroadcastChannel(name);
@@ -115,6 +121,68 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
     const delta = heard.find(({ type }) => type === 'delta')!;
     expect([...delta.nodes!, ...delta.edges!].map((record) => `${record.id} ${record.provenanceFrom} ${record.provenance.length}`).sort()).toEqual(['fights undefined 11', 'rsf undefined 11']);
     expect(types.filter((type) => type === 'snapshot-begin')).toHaveLength(1);
+    expect(recordsOf(replica)).toEqual(recordsOf(stored));
+  }, 60_000);
+
+  it('sends records whole while a paced snapshot goes out to one worker alone (a graph above the preload bound), and the replica built equals the store', async () => {
+    source.close();
+    source = new ReplicaSource(store, name, undefined, 100);
+    await writeLarge();
+    const deltas: { nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] }[] = [];
+    let writing: Promise<unknown> | undefined;
+    const watch = new BroadcastChannel(name);
+    closing.push(watch);
+    watch.onmessage = (event) => {
+      const message = (event as { data: { type: string; to?: string; nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] } }).data;
+      if (message.type === 'delta') deltas.push(message);
+      if (message.type !== 'need' || message.to === undefined) return;
+      // the snapshot goes on the asking worker's own channel: heard there, the write made while it goes out
+      const own = new BroadcastChannel(message.to);
+      closing.push(own);
+      own.onmessage = (ownEvent) => {
+        const sent = (ownEvent as { data: { type: string } }).data;
+        if (sent.type === 'snapshot-chunk' && !writing) writing = store.writeGraph('t', 'g', namingWrite(['d10']));
+      };
+    };
+    const worker = workerSet();
+    const { at } = await source.current('t', 'g');
+    const built = await worker.graph(at);
+    expect(await until(() => writing !== undefined, 5_000)).toBe(true);
+    await writing;
+    const { at: next, graph: stored } = await source.current('t', 'g');
+    const replica = await worker.graph(next);
+    expect(await until(() => deltas.length === 1, 5_000)).toBe(true);
+    expect([...deltas[0].nodes, ...deltas[0].edges].map((record) => `${record.id} ${record.provenanceFrom} ${record.provenance.length}`).sort()).toEqual(['fights undefined 11', 'rsf undefined 11']);
+    expect(replica).toBe(built); // one snapshot: the whole delta applied to its build, the replica not dropped
+    expect(recordsOf(replica)).toEqual(recordsOf(stored));
+  }, 60_000);
+
+  it('asks again for a build whose pending delta does not fit, and the second snapshot holds the right list', async () => {
+    await writeLarge();
+    const { at, graph } = await source.current('t', 'g');
+    const begins: unknown[] = [];
+    let forged = false;
+    const watch = new BroadcastChannel(name);
+    closing.push(watch);
+    watch.onmessage = (event) => {
+      const message = (event as { data: { type: string } }).data;
+      if (message.type === 'snapshot-begin') begins.push(message);
+      if (message.type !== 'snapshot-chunk' || forged) return;
+      forged = true;
+      // heard while the build goes on: a delta naming 9 entries, where the build's record holds 10
+      watch.postMessage({ type: 'delta', key: at.key, generation: at.generation, version: at.version + 1, nodes: [{ ...graph.node('rsf')!, provenance: [mention('forged')], provenanceFrom: 9 }], edges: [] });
+    };
+    const worker = workerSet();
+    const built = await worker.graph(at);
+    expect(forged).toBe(true);
+    expect(begins).toHaveLength(2);
+    expect(built.node('rsf')!.provenance.map((entry) => entry.document_id)).toEqual(documents(0, 10));
+    // the replica the second snapshot made follows the next write's short delta
+    await store.writeGraph('t', 'g', namingWrite(['d10']));
+    const { at: next, graph: stored } = await source.current('t', 'g');
+    const replica = await worker.graph(next);
+    expect(replica).toBe(built);
+    expect(replica.node('rsf')!.provenance.map((entry) => entry.document_id)).toEqual(documents(0, 11));
     expect(recordsOf(replica)).toEqual(recordsOf(stored));
   }, 60_000);
 
