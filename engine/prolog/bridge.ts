@@ -1150,13 +1150,12 @@ export function stackInUse(): number {
 
 /**
  * Collects the engine's global stack now (garbage_collect/0) and says what it freed (bytes; the stack's use before
- * less after), what it left in use, and its time by the engine's own clock (SWI-Prolog's, which in this WebAssembly
- * build follows the wall clock). The stacks are not trimmed: the first call after a trim grows them back by copying
- * (stack shifts, 0.1 to 0.6 s at 1M facts, docs/operations.md).
+ * less after) and what it left in use. The stacks are not trimmed: the first call after a trim grows them back by
+ * copying (stack shifts, 0.1 to 0.6 s at 1M facts, docs/operations.md).
  */
-export function collectStacks(): { freedBytes: number; inUse: number; ms: number } {
-  const { Before, After, Gc0, Gc1 } = once('statistics(globalused, Before), statistics(garbage_collection, [_, _, Gc0|_]), garbage_collect, statistics(globalused, After), statistics(garbage_collection, [_, _, Gc1|_])', {});
-  return { freedBytes: Number(Before) - Number(After), inUse: Number(After), ms: Number(Gc1) - Number(Gc0) };
+export function collectStacks(): { freedBytes: number; inUse: number } {
+  const { Before, After } = once('statistics(globalused, Before), garbage_collect, statistics(globalused, After)', {});
+  return { freedBytes: Number(Before) - Number(After), inUse: Number(After) };
 }
 
 /** The arguments of a compound term the engine returned (swipl-wasm 8.0.5 keeps them as the one element of an array under the functor's name). */

@@ -90,14 +90,18 @@ export function collectGarbage(): void {
 
 /**
  * The engine's global stack, collected once the worker is idle after a hand-over (a write's records added to the view
- * held, or a view handed over whole). SWI-Prolog collects its global stack when a call crosses the stack's next
- * collection point, and that call pays for the garbage of all before it: after a write's hand-over in the background,
- * the next task's first framework run paid for the hand-over's (a collection walks the live terms, the shared sets and
- * kept answers: some 42 MB at 1M facts). `bytes`: the garbage (the stack's use above what the last idle collection left
- * in use: `live`, 0 before the first) that makes one due; under it the engine is left to collect as it does. `made`,
- * `freedBytes` and `ms` (the engine's clock): the collections so far and what they freed and took.
+ * held, or a view handed over whole). A hand-over leaves the stack nearly full of its garbage (115.9 of 128 MB in use
+ * after a write at 1M facts, 40 MB of it live: the shared sets and kept answers), and the next framework run then
+ * grows the stack, by copying it to 256 MB (a stack shift, some 0.2 to 0.3 s at 1M, with no collection), rather than
+ * collecting it; the engine keeps the grown stack for good. Collected while idle, the stack has room again (40 of
+ * 128 MB in use), and the next run neither shifts nor collects.
+ * `bytes`: the garbage (the stack's use above what the last idle collection left in use: `live`, 0 before the first)
+ * that makes one due; under it the engine is left to collect as it does. A fixed bound, no setting: 16 MiB lies
+ * between the garbage a write's hand-over leaves at 1M (76 MB, collected) and what one that crossed the engine's own
+ * collection point leaves (some 0.5 MB: collecting then would walk the 40 MB live for 60 ms and free nothing).
+ * `made` and `freedBytes`: the collections so far and what they freed.
  */
-export const stackCollection = { bytes: 16 * 2 ** 20, made: 0, live: 0, freedBytes: 0, ms: 0 };
+export const stackCollection = { bytes: 16 * 2 ** 20, made: 0, live: 0, freedBytes: 0 };
 
 // the engine's hand-overs (whole, and of a write's records) when its stack was last looked at
 let handOversLooked = 0;
@@ -115,9 +119,8 @@ export function stackCollectionDue(): boolean {
 export function collectEngineStacks(): void {
   handOversLooked = engineHandOvers();
   if (stackInUse() - stackCollection.live < stackCollection.bytes) return;
-  const { freedBytes, inUse, ms } = collectStacks();
+  const { freedBytes, inUse } = collectStacks();
   stackCollection.live = inUse;
   stackCollection.made++;
   stackCollection.freedBytes += freedBytes;
-  stackCollection.ms += ms;
 }

@@ -21,6 +21,8 @@
  * of a whole view its engine holds once it has had no task for a while (setup.imageAfterIdleMs) and has nothing else to hand over,
  * saying so first: the router counts it busy meanwhile (workers.ts ViewRouter).
  * Once it has nothing else to do, the garbage a hand-over or a task left is collected when there is much of it, and after a whole hand-over (idle-collection.ts).
+ * The engine's global stack is collected then too, after a hand-over of any kind that left much garbage on it, so that
+ * the next task's first framework run does not grow the stack by copying it (idle-collection.ts stackCollection).
  */
 import { addedHandOvers, holdsGraph, holdsWholeView, reserveViewMemoryAhead, reservedAheadFor, setViewBound, takingInParts, viewFits, viewFitsBeside, viewImage, wholeHandOvers, type SolveLimits } from '../prolog/bridge.ts';
 import { type FrameworkCatalog, loadRuleModules } from '../frameworks/loader.ts';
@@ -138,9 +140,16 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     if (underWay) prepareAPart(underWay);
     else if (toPrepare.size === 0 && imageAsked && !makingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
-    // (the engine's stack first, one collection a turn: a task that comes meanwhile waits for one at most)
-    else if (collectAt() <= Date.now() && stackCollectionDue()) collectEngineStacks();
-    else if (collectAt() <= Date.now()) {
+    // (the engine's stack first: its garbage is what the next task's first run would pay for, where V8's costs only
+    // memory; one collection a turn, so a task that comes meanwhile waits for one at most)
+    else if (collectAt() <= Date.now() && stackCollectionDue()) {
+      try {
+        collectEngineStacks();
+      } catch {
+        // (an engine error in the collection must not end the worker and lose the views it holds: the stack is looked
+        // at again after the next hand-over, and the engine collects it itself meanwhile)
+      }
+    } else if (collectAt() <= Date.now()) {
       // (a preload's replica still building keeps its image: read again after the build, it would bring back the
       // collection inside the hand-over that reading it ahead avoids)
       if (imageReadAhead && !replicas.builds(imageReadAhead.key)) imageReadAhead = undefined;
