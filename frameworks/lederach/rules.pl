@@ -149,10 +149,10 @@ ld_actor_level(X, Level) :-
 % ld_own_process_events(+X, -Events) and ld_own_process_claims(+X, -Claims): X's group in process_participants/1 and
 % process_speakers/1 (sorted; [] when it has none), read from its own edges
 ld_own_process_events(X, Events) :-
-    own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es),
-    findall(L, ( member(T, ['CONSULT', 'AGREE']), filter_ids(Es, prop(event_type, T), L) ), Ls), append(Ls, E0), sort(E0, Events).
+    own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es), peace_process_types(ETs, _),
+    findall(L, ( member(T, ETs), filter_ids(Es, prop(event_type, T), L) ), Ls), append(Ls, E0), sort(E0, Events).
 ld_own_process_claims(X, Claims) :-
-    own_claims(X, 'Offer', O), own_claims(X, 'Commitment', C), append(O, C, C0), sort(C0, Claims).
+    peace_process_types(_, CTs), findall(C, ( member(T, CTs), own_claims(X, T, C) ), Cs), append(Cs, C0), sort(C0, Claims).
 
 % process events joining actors of two or more levels
 ld_cross_level_events(PerLevel, Ids) :-
