@@ -556,6 +556,17 @@ peace_process_ids_(Ids) :- peace_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids
 peace_process_exists :- peace_process_types(ETs, _), member(T, ETs), events_of_type(T, [_|_]), !.
 peace_process_exists :- peace_process_types(_, CTs), member(T, CTs), claims_of_type(T, [_|_]), !.
 
+% view_findings(+Name, :Find, -Found): f(Key, Value, Sentence, Ids, Because) for every answer of the module's Find/5,
+% kept for the view under Name (view_set/3, in the module), found once for the run's findings and read again by
+% strength/3 (lederach's and zartman's finding/5). Not grown: a write that changes what they read has them found
+% again. Kept whole, with no findings limit in the key, so only for a module that ranks no finding (no rank/3 or
+% ranks/1, no kept/2, kept_subjects/2 or kept_member/4): nothing in them then reads the run's parley_findings_cap and
+% every run finds them all; a module that ranks must key such a list by the cap, or a later run with another limit
+% would read the first run's (frameworks/README.md)
+:- meta_predicate view_findings(+, 5, -).
+view_findings(Name, M:Find, Found) :- view_set(Name, M:findings_of(M:Find), Found).
+findings_of(Find, Found) :- findall(f(K, V, S, I, B), call(Find, K, V, S, I, B), Found).
+
 % ---- per-actor findings, bounded ----------------------------------------------
 
 % A framework that concludes something of every actor (or pair, or spoiler) declares those
