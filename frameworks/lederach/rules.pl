@@ -149,10 +149,10 @@ ld_actor_level(X, Level) :-
 % ld_own_process_events(+X, -Events) and ld_own_process_claims(+X, -Claims): X's group in process_participants/1 and
 % process_speakers/1 (sorted; [] when it has none), read from its own edges
 ld_own_process_events(X, Events) :-
-    own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es),
-    findall(L, ( member(T, ['CONSULT', 'AGREE']), filter_ids(Es, prop(event_type, T), L) ), Ls), append(Ls, E0), sort(E0, Events).
+    own_ends(X, 'PARTICIPATES_IN', _, 'Event', Es), peace_process_types(ETs, _),
+    findall(L, ( member(T, ETs), filter_ids(Es, prop(event_type, T), L) ), Ls), append(Ls, E0), sort(E0, Events).
 ld_own_process_claims(X, Claims) :-
-    own_claims(X, 'Offer', O), own_claims(X, 'Commitment', C), append(O, C, C0), sort(C0, Claims).
+    peace_process_types(_, CTs), findall(C, ( member(T, CTs), own_claims(X, T, C) ), Cs), append(Cs, C0), sort(C0, Claims).
 
 % process events joining actors of two or more levels
 ld_cross_level_events(PerLevel, Ids) :-
@@ -192,16 +192,10 @@ ld_indicator(grassroots, grassroots_engaged).
 
 % ---- findings -------------------------------------------------------------------
 
-% the findings kept for the view (view_set/3), found once for the run's findings and read again by strength/3, which
-% found each again (its outside actors, the process's ids: 84k inferences of the run after an ingest-like write at 1M
-% facts); not grown, so a write that changes what they read has them found again. Kept whole, with no findings limit in
-% the key: lederach ranks no finding (no rank/3 or ranks/1, no kept/2, kept_subjects/2 or kept_member/4), so nothing in
-% them reads the run's parley_findings_cap (lib/conflict.pl) and every run finds them all; a module that ranks must key
-% such a list by the cap, or a later run with another limit would read the first run's
-finding(Key, Value, Sentence, Ids, Because) :- ld_findings(Found), member(f(Key, Value, Sentence, Ids, Because), Found).
-
-ld_findings(Found) :- view_set(ld_findings, ld_findings_, Found).
-ld_findings_(Found) :- findall(f(Key, Value, Sentence, Ids, Because), ld_found(Key, Value, Sentence, Ids, Because), Found).
+% the findings kept for the view (view_findings/3, lib/conflict.pl: lederach ranks no finding), found once for the
+% run's findings and read again by strength/3, which found each again (its outside actors, the process's ids: 84k
+% inferences of the run after an ingest-like write at 1M facts)
+finding(Key, Value, Sentence, Ids, Because) :- view_findings(ld_findings, ld_found, Found), member(f(Key, Value, Sentence, Ids, Because), Found).
 
 ld_found(Key, Value, Sentence, Ids, Because) :-
     ld_ctx(Ctx), ld_per_level(PerLevel), PerLevel = [_|_], findall(L, member(lv(L, _, _, _), PerLevel), Engaged),

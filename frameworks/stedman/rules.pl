@@ -324,11 +324,7 @@ st_latest_of(Ids, Dates0, Dates) :-
 % the latest date grown by a write: a write only adds nodes (one that rewrites a node has every answer found again:
 % engine/store/graph-changes.ts addedSince), so the latest is the kept one or a date of a node the write added to the process
 added_answer(st_process_latest, added(Nodes, _, _), Dates0, Dates) :-
-    added_node_ids(Nodes, Ids), include(st_in_process, Ids, Process), st_latest_of(Process, Dates0, Dates).
-
-% the node types of the process as peace_process_/1 (lib/conflict.pl) reads them: a type added there must be added
-% here, or the grown latest date would miss a node of it that a fresh answer takes
-st_in_process(Id) :- ( event(Id, T) -> memberchk(T, ['CONSULT', 'AGREE']) ; claim(Id, T) -> memberchk(T, ['Offer', 'Commitment']) ).
+    added_node_ids(Nodes, Ids), include(peace_process_node, Ids, Process), st_latest_of(Process, Dates0, Dates).
 
 % per spoiler, three findings each (type, position, strategy), ranked by the moves against the
 % process: a run keeps its findings limit of them (kept/2), and profiles only the spoilers it keeps

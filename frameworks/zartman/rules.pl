@@ -309,17 +309,10 @@ zt_stalemate(States, no, Sentence, Evidence, [Rule | Inds]) :-
 
 % ---- findings -------------------------------------------------------------------
 
-% the findings kept for the view (view_set/3), found once for the run's findings and read again by strength/3, whose
-% three clauses each found the pair states and the findings again (114k inferences of the run after an ingest-like
-% write at 1M facts); not grown, so a write that changes what they read has them found again. Kept whole, with no
-% findings limit in the key: zartman ranks no finding (no rank/3 or ranks/1, no kept/2, kept_subjects/2 or
-% kept_member/4; zt_rank/2 only orders the pair states), so nothing in them reads the run's parley_findings_cap
-% (lib/conflict.pl) and every run finds them all; a module that ranks must key such a list by the cap, or a later run
-% with another limit would read the first run's
-finding(Key, Answer, Sentence, Evidence, Because) :- zt_findings(Found), member(f(Key, Answer, Sentence, Evidence, Because), Found).
-
-zt_findings(Found) :- view_set(zt_findings, zt_findings_, Found).
-zt_findings_(Found) :- findall(f(Key, Answer, Sentence, Evidence, Because), zt_found(Key, Answer, Sentence, Evidence, Because), Found).
+% the findings kept for the view (view_findings/3, lib/conflict.pl: zartman ranks no finding; zt_rank/2 only orders
+% the pair states), found once for the run's findings and read again by strength/3, whose three clauses each found the
+% pair states and the findings again (114k inferences of the run after an ingest-like write at 1M facts)
+finding(Key, Answer, Sentence, Evidence, Because) :- view_findings(zt_findings, zt_found, Found), member(f(Key, Answer, Sentence, Evidence, Because), Found).
 
 % the pair states and the way out are computed once, and every finding read from them
 zt_found(Key, Answer, Sentence, Evidence, Because) :-

@@ -522,14 +522,24 @@ interest_types([security, territory, resources, recognition, autonomy, identity,
 % holds_interest_edge(+Actor, +Interest, -Edge): the first HOLDS_INTEREST edge from Actor to Interest.
 holds_interest_edge(A, I, E) :- edge(E, 'HOLDS_INTEREST', A, I, _), !.
 
+% peace_process_types(-EventTypes, -ClaimTypes): the node types of the peace process, its talks and agreements and
+% its offers and commitments; every reading of the process below, and a growth that tests a node added
+% (peace_process_node/1: stedman's latest date), takes them from here
+peace_process_types(['CONSULT', 'AGREE'], ['Offer', 'Commitment']).
+
+% peace_process_node(+Id): Id is an event or a claim of a peace process type
+peace_process_node(Id) :-
+    peace_process_types(ETs, CTs), ( event(Id, T) -> memberchk(T, ETs) ; claim(Id, T) -> memberchk(T, CTs) ).
+
 % peace_process(-Events, -Claims): the process, its talks and agreements (CONSULT, AGREE events) and
 % its offers and commitments (Offer, Commitment claims), each sorted; peace_process_ids/1 both in one list.
 % Kept for the view (view_set/3): a run asks for them again and again (stedman ten times, each an append of
 % every talk and offer of the graph)
 peace_process(Events, Claims) :- view_set(peace_process, peace_process_, Events-Claims).
 peace_process_(Events-Claims) :-
-    events_of_type('CONSULT', C), events_of_type('AGREE', A), append(C, A, E0), sort(E0, Events),
-    claims_of_type('Offer', O), claims_of_type('Commitment', M), append(O, M, C0), sort(C0, Claims).
+    peace_process_types(ETs, CTs),
+    maplist(events_of_type, ETs, Es), append(Es, E0), sort(E0, Events),
+    maplist(claims_of_type, CTs, Cs), append(Cs, C0), sort(C0, Claims).
 peace_process_ids(Ids) :- view_set(peace_process_ids, peace_process_ids_, Ids).
 
 % process_participants(-Groups) and process_speakers(-Groups): Actor-Ids (both sorted) of the peace process's events
@@ -537,14 +547,25 @@ peace_process_ids(Ids) :- view_set(peace_process_ids, peace_process_ids_, Ids).
 % type's grouping is read as kept (warm_view_sets/0 computes it, a write grows it), where a grouping of the types'
 % lists appended was found again after every write of an event or a claim (some 180k inferences at 1M facts)
 process_participants(Groups) :-
-    findall(G, ( member(T, ['CONSULT', 'AGREE']), events_of_type(T, Es), participants(Es, G) ), Gs), append(Gs, G0), merge_groups(G0, Groups).
+    peace_process_types(ETs, _), findall(G, ( member(T, ETs), events_of_type(T, Es), participants(Es, G) ), Gs), append(Gs, G0), merge_groups(G0, Groups).
 process_speakers(Groups) :-
-    findall(G, ( member(T, ['Offer', 'Commitment']), claims_by_actor(T, G) ), Gs), append(Gs, G0), merge_groups(G0, Groups).
+    peace_process_types(_, CTs), findall(G, ( member(T, CTs), claims_by_actor(T, G) ), Gs), append(Gs, G0), merge_groups(G0, Groups).
 peace_process_ids_(Ids) :- peace_process(Es, Cs), append(Es, Cs, Ids0), sort(Ids0, Ids).
 
 % peace_process_exists: the graph holds a process event or claim.
-peace_process_exists :- member(T, ['CONSULT', 'AGREE']), events_of_type(T, [_|_]), !.
-peace_process_exists :- member(T, ['Offer', 'Commitment']), claims_of_type(T, [_|_]), !.
+peace_process_exists :- peace_process_types(ETs, _), member(T, ETs), events_of_type(T, [_|_]), !.
+peace_process_exists :- peace_process_types(_, CTs), member(T, CTs), claims_of_type(T, [_|_]), !.
+
+% view_findings(+Name, :Find, -Found): f(Key, Value, Sentence, Ids, Because) for every answer of the module's Find/5,
+% kept for the view under Name (view_set/3, in the module), found once for the run's findings and read again by
+% strength/3 (lederach's and zartman's finding/5). Not grown: a write that changes what they read has them found
+% again. Kept whole, with no findings limit in the key, so only for a module that ranks no finding (no rank/3 or
+% ranks/1, no kept/2, kept_subjects/2 or kept_member/4): nothing in them then reads the run's parley_findings_cap and
+% every run finds them all; a module that ranks must key such a list by the cap, or a later run with another limit
+% would read the first run's (frameworks/README.md)
+:- meta_predicate view_findings(+, 5, -).
+view_findings(Name, M:Find, Found) :- view_set(Name, M:findings_of(M:Find), Found).
+findings_of(Find, Found) :- findall(f(K, V, S, I, B), call(Find, K, V, S, I, B), Found).
 
 % ---- per-actor findings, bounded ----------------------------------------------
 
