@@ -140,20 +140,22 @@ export async function startWorker(setup: WorkerSetup, shaper?: AnswerShaper): Pr
     }
     if (underWay) prepareAPart(underWay);
     else if (toPrepare.size === 0 && imageAsked && !makingImage && now >= lastTask + setup.imageAfterIdleMs) void makeImage(imageAsked);
-    // (the engine's stack first: its garbage is what the next task's first run would pay for, where V8's costs only
-    // memory; one collection a turn, so a task that comes meanwhile waits for one at most)
-    else if (collectAt() <= Date.now() && stackCollectionDue()) {
-      try {
-        collectEngineStacks();
-      } catch {
-        // (an engine error in the collection must not end the worker and lose the views it holds: the stack is looked
-        // at again after the next hand-over, and the engine collects it itself meanwhile)
+    else if (collectAt() <= Date.now()) {
+      // (the engine's stack first: its garbage is what the next task's first run would pay for, where V8's costs only
+      // memory; one collection a turn, so a task that comes meanwhile waits for one at most)
+      if (stackCollectionDue()) {
+        try {
+          collectEngineStacks();
+        } catch {
+          // (an engine error in the collection must not end the worker and lose the views it holds: the stack is looked
+          // at again after the next hand-over, and the engine collects it itself meanwhile)
+        }
+      } else {
+        // (a preload's replica still building keeps its image: read again after the build, it would bring back the
+        // collection inside the hand-over that reading it ahead avoids)
+        if (imageReadAhead && !replicas.builds(imageReadAhead.key)) imageReadAhead = undefined;
+        collectGarbage();
       }
-    } else if (collectAt() <= Date.now()) {
-      // (a preload's replica still building keeps its image: read again after the build, it would bring back the
-      // collection inside the hand-over that reading it ahead avoids)
-      if (imageReadAhead && !replicas.builds(imageReadAhead.key)) imageReadAhead = undefined;
-      collectGarbage();
     }
     schedule();
   };

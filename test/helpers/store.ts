@@ -33,6 +33,24 @@ export async function openTempStore(prefix: string, options: Parameters<typeof P
   };
 }
 
+/**
+ * `temp`'s store closed and opened again in the same dir: a graph written before is then read from its snapshot file (the
+ * store's `snapshots` folder). Its close closes the reopened store and removes the dir.
+ */
+export async function reopenTempStore(temp: TempStore): Promise<TempStore> {
+  const location = path.join(temp.dir, 'store');
+  await temp.store.close();
+  const store = await ParleyStore.open(location);
+  return {
+    store,
+    dir: temp.dir,
+    async close() {
+      await store.close();
+      await rm(temp.dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** A real store in a fresh temp dir and a real extraction pipeline: what the draft and commit tests run on. */
 export async function openStoreWithPipeline(prefix: string): Promise<StoreWithPipeline> {
   const temp = await openTempStore(prefix);

@@ -5,14 +5,13 @@
  * holding a turn is played here by the test on the source's channel (read-ask, read-done), as another worker's read under
  * way, so that how long it holds the turn does not hang on the machine.
  */
-import { open, rm, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReplicaSet, ReplicaSource } from '../../engine/reason/replicas.ts';
 import { snapshotFile } from '../../engine/store/snapshot.ts';
-import { ParleyStore } from '../../engine/store/store.ts';
-import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { openTempStore, reopenTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 
 /** The snapshot files being read now (readSnapshot called, not yet returned), the most read at once, and the reads begun. */
@@ -36,11 +35,8 @@ vi.mock('../../engine/store/snapshot.ts', async (original) => {
 describe('the snapshot files the workers read at once', () => {
   const closing: { close(): void }[] = [];
   let temp: TempStore | undefined;
-  let reopened: ParleyStore | undefined;
   afterEach(async () => {
     closing.splice(0).forEach((item) => item.close());
-    await reopened?.close();
-    reopened = undefined;
     await temp?.close();
     temp = undefined;
     reading.most = 0;
@@ -57,13 +53,10 @@ describe('the snapshot files the workers read at once', () => {
     const ids = Array.from({ length: actors }, (_, i) => `n${i}`);
     const edges = ids.slice(1).map((id, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i], to: id }));
     await temp.store.writeGraph('t', 'g', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges });
-    const location = path.join(temp.dir, 'store');
-    await temp.store.close();
-    reopened = await ParleyStore.open(location);
-    temp = { ...temp, close: () => rm(temp!.dir, { recursive: true, force: true }) };
-    const fileBytes = (await stat(snapshotFile(path.join(location, 'snapshots'), 't', 'g'))).size;
+    temp = await reopenTempStore(temp);
+    const fileBytes = (await stat(snapshotFile(path.join(temp.dir, 'store', 'snapshots'), 't', 'g'))).size;
     const name = `replica-file-reads-test-${Math.random()}`;
-    const source = new ReplicaSource(reopened, name, undefined, Infinity, undefined, readBytes(fileBytes), running);
+    const source = new ReplicaSource(temp.store, name, undefined, Infinity, undefined, readBytes(fileBytes), running);
     const channel = new BroadcastChannel(name);
     const heard: { type: string; to?: string; read?: number }[] = [];
     channel.onmessage = (event) => heard.push((event as { data: (typeof heard)[number] }).data);

@@ -6,7 +6,7 @@
  * channel, and a file that cannot be read (absent, corrupt, or named for another graph) asked for again as records, until
  * the records make a replica.
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { ReplicaSet, ReplicaSource } from '../../engine/reason/replicas.ts';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
 import { snapshotFile, writeSnapshot } from '../../engine/store/snapshot.ts';
 import { ParleyStore } from '../../engine/store/store.ts';
-import { openTempStore, type TempStore } from '../helpers/store.ts';
+import { openTempStore, reopenTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 
 const recorded = '2024-01-01T00:00:00.000Z';
@@ -32,11 +32,8 @@ const contentOf = (graph: GraphIndex) => ({
 describe("a worker's replica from the store's snapshot file", () => {
   const closing: { close(): void }[] = [];
   let temp: TempStore | undefined;
-  let reopened: ParleyStore | undefined;
   afterEach(async () => {
     closing.splice(0).forEach((item) => item.close());
-    await reopened?.close();
-    reopened = undefined;
     await temp?.close();
     temp = undefined;
   });
@@ -51,11 +48,8 @@ describe("a worker's replica from the store's snapshot file", () => {
     const edges = ids.slice(1).map((id, i) => ({ id: `e${i}`, type: 'OPPOSES', from: ids[i], to: id, ...(i % 7 ? {} : { properties: { weight: i } }) }));
     await temp.store.writeGraph('t', 'g', { nodes: ids.map((id) => ({ id, labels: ['Actor'], properties: { label: id } })), edges });
     await beforeClose(temp.store);
-    const location = path.join(temp.dir, 'store');
-    await temp.store.close();
-    reopened = await ParleyStore.open(location);
-    temp = { ...temp, close: () => rm(temp!.dir, { recursive: true, force: true }) };
-    return { store: reopened, file: snapshotFile(path.join(location, 'snapshots'), 't', 'g') };
+    temp = await reopenTempStore(temp);
+    return { store: temp.store, file: snapshotFile(path.join(temp.dir, 'store', 'snapshots'), 't', 'g') };
   };
   /**
    * A source on `store` (graphs above `preloadMaxFacts` sent only on the asking worker's own channel), a listener on its
