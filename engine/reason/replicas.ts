@@ -284,6 +284,8 @@ export class ReplicaSource {
   /** Workers that said they started, and the callers waiting for a number of them (workersStarted). */
   private started = 0;
   private readonly startedWaiters = new Set<() => void>();
+  // called when a worker says which replicas it holds (held)
+  private readonly heldWaiters = new Set<() => void>();
   /** Per 'memory' diagnostic asked (workerMemory), by its number, what takes the workers' answers while it waits for them. */
   private readonly memoryHeard = new Map<number, (memory: WorkerMemory) => void>();
   private memoryRequests = 0;
@@ -416,8 +418,22 @@ export class ReplicaSource {
     return this.replicasBy.get(worker)?.held.get(key)?.since;
   }
 
+  /**
+   * Resolves once `workers` workers have said they hold the replica of `key` (true), or false after `timeoutMs` or once
+   * this source is closed: how the warm-up sends the next graph only once the workers hold the one before (warm.ts).
+   */
+  async held(key: string, workers: number, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.holders(key) < workers) {
+      const left = deadline - Date.now();
+      if (left <= 0 || this.closed) return false;
+      await waitForMessage(this.heldWaiters, Math.min(left, 1_000));
+    }
+    return true;
+  }
+
   /** How many workers said they hold the replica of `key`. */
-  holders(key: string): number {
+  private holders(key: string): number {
     let count = 0;
     for (const { held } of this.replicasBy.values()) if (held.has(key)) count++;
     return count;
@@ -452,6 +468,7 @@ export class ReplicaSource {
     this.replicasBy.set(worker, { held: new Map(held.map(({ key, builtMs }) => [key, { builtMs, since: before?.get(key)?.since ?? Date.now() }])), building: new Set(building) });
     // a task waiting for that worker's copy may go now, or go elsewhere
     this.onViewChanged(worker, false);
+    for (const waiter of [...this.heldWaiters]) waiter();
   }
 
   /** Loads the graph (404 when absent) and names the version a task on it must see; it becomes the graph last asked about. */
@@ -804,6 +821,7 @@ export class ReplicaSource {
   close(): void {
     this.closed = true;
     for (const paced of this.pacedSends) paced.end();
+    for (const waiter of [...this.heldWaiters]) waiter();
     this.unsubscribe();
     this.channel.close();
   }

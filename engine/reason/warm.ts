@@ -33,8 +33,6 @@ import { REPLICA_WAIT_MS, type ReplicaSource } from './replicas.ts';
 const SNAPSHOT_BYTES_PER_FACT = 100;
 /** How long the warm-up waits for the workers to start (their engines, the rule modules) before it gives up. */
 const WORKERS_START_WAIT_MS = 60_000;
-/** How often the warm-up looks whether the workers hold the replica sent (ReplicaSource.holders, what they last said). */
-const HELD_POLL_MS = 25;
 
 export interface WarmBounds {
   /** Facts of the graphs warmed together, the remembered one included (0: none warmed). */
@@ -85,7 +83,8 @@ export async function warmGraphs(
       await sent;
       if (stopped()) break;
       await source.warm(graph.tenant, graph.graphId);
-      sent = replicated(source, graph, workers.count, stopped);
+      // (after REPLICA_WAIT_MS, a worker that will not keep it or one replaced meanwhile: the order is lost, not the warm-up)
+      sent = source.held(graphKey(graph.tenant, graph.graphId), workers.count, REPLICA_WAIT_MS).then(() => undefined);
       facts += loaded.factCount;
       if (loaded.factCount <= bounds.preloadMaxFacts && (warmed.length === 0 || held + loaded.factCount <= bounds.viewFacts)) {
         held += loaded.factCount;
@@ -99,12 +98,3 @@ export async function warmGraphs(
   return warmed;
 }
 
-/**
- * Resolves once `workers` workers hold a replica of the graph, or after REPLICA_WAIT_MS (a worker that will not keep it,
- * or one replaced meanwhile: the order is lost, not the warm-up), or once stopped.
- */
-async function replicated(source: ReplicaSource, graph: { tenant: string; graphId: string }, workers: number, stopped: () => boolean): Promise<void> {
-  const deadline = Date.now() + REPLICA_WAIT_MS;
-  const key = graphKey(graph.tenant, graph.graphId);
-  while (source.holders(key) < workers && Date.now() < deadline && !stopped()) await new Promise((resolve) => setTimeout(resolve, HELD_POLL_MS));
-}
