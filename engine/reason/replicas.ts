@@ -830,6 +830,9 @@ export class ReplicaSource {
 /** A worker's read of a store snapshot file, as it asked for it (read-ask). */
 type FileRead = Omit<Extract<ReplicaMessage, { type: 'read-ask' }>, 'type'>;
 
+/** A read's key among those granted: the asking replica set's channel and its count there name it. */
+const fileReadId = ({ to, read }: { to: string; read: number }): string => `${to}\u0000${read}`;
+
 /**
  * The workers' reads of store snapshot files, granted in the order asked while the bytes of the files read at once fit
  * `maxBytes` together; a file larger than that is read once no other is. A reader that stopped is forgotten (keepOnly).
@@ -853,7 +856,7 @@ class FileReads {
   }
 
   done({ to, read }: { to: string; read: number }): void {
-    const id = `${to}\u0000${read}`;
+    const id = fileReadId({ to, read });
     const granted = this.reading.get(id);
     if (!granted) return;
     this.reading.delete(id);
@@ -875,7 +878,7 @@ class FileReads {
   private next(): void {
     while (this.waiting.length > 0 && (this.reading.size === 0 || this.bytes + this.waiting[0].bytes <= this.maxBytes)) {
       const read = this.waiting.shift()!;
-      this.reading.set(`${read.to}\u0000${read.read}`, read);
+      this.reading.set(fileReadId(read), read);
       this.bytes += read.bytes;
       this.grant(read);
     }
