@@ -62,6 +62,13 @@ describe("an idle worker's engine stack", () => {
   });
   afterAll(() => temp.close());
 
+  /** Writes one actor to the graph, and waits for its record to be added to the view the engine holds (a delta). */
+  const addActor = async (graphId: string, id: string) => {
+    const additions = addedHandOvers.count;
+    await store.writeGraph('t', graphId, { nodes: [{ id, labels: ['Actor'], properties: { label: `actor ${id}` } }], edges: [] });
+    expect(await until(() => addedHandOvers.count > additions, 30_000)).toBe(true);
+  };
+
   it('is collected once idle after a background hand-over and after a write\'s records, not while a task is under way', { timeout: 120_000 }, async () => {
     stackCollection.bytes = 1; // (any garbage: the test's graphs leave little)
     const channelName = 'parley-idle-stack-test';
@@ -114,11 +121,6 @@ describe("an idle worker's engine stack", () => {
   it('carries on when the engine fails to collect: the next task runs, and the next hand-over is collected', { timeout: 120_000 }, async () => {
     const channelName = 'parley-idle-stack-failing-test';
     const source = new ReplicaSource(store, channelName);
-    const write = async (id: string) => {
-      const additions = addedHandOvers.count;
-      await store.writeGraph('t', 'held', { nodes: [{ id, labels: ['Actor'], properties: { label: `actor ${id}` } }], edges: [] });
-      expect(await until(() => addedHandOvers.count > additions, 30_000)).toBe(true);
-    };
     // (what would end a worker's thread: the worker runs in this one)
     const uncaught: unknown[] = [];
     const noteUncaught = (error: unknown) => uncaught.push(error);
@@ -133,13 +135,13 @@ describe("an idle worker's engine stack", () => {
       // the collection after a write's records throws, in the worker's timer (uncaught, it would end the worker's thread)
       const made = stackCollection.made;
       failing.throws = 1;
-      await write('failing_actor');
+      await addActor('held', 'failing_actor');
       expect(await until(() => failing.thrown === 1, 10_000)).toBe(true);
       expect(stackCollection.made).toBe(made);
       const { at } = await source.current('t', 'held');
       const reply = await run({ kind: 'frameworks', at, frameworkIds: ['glasl'], limits: { inferenceLimit: 50_000_000, timeLimitMs: 60_000, maxFindings: 25 } });
       expect(reply?.ok).toBe(true);
-      await write('after_actor');
+      await addActor('held', 'after_actor');
       expect(await until(() => stackCollection.made === made + 1, 10_000)).toBe(true);
       expect(uncaught).toEqual([]);
     } finally {
@@ -154,9 +156,7 @@ describe("an idle worker's engine stack", () => {
     const source = new ReplicaSource(store, channelName);
     // a write's records added to the view held, then the worker's look at its stack once idle (collected or not)
     const write = async (id: string) => {
-      const additions = addedHandOvers.count;
-      await store.writeGraph('t', 'asked', { nodes: [{ id, labels: ['Actor'], properties: { label: `actor ${id}` } }], edges: [] });
-      expect(await until(() => addedHandOvers.count > additions, 30_000)).toBe(true);
+      await addActor('asked', id);
       expect(await until(() => !stackCollectionDue(), 10_000)).toBe(true);
     };
     try {
