@@ -110,7 +110,18 @@ describe('the snapshot files the workers read at once', () => {
       expect(built).toBe(false);
       return { replicas, asked, built: () => built };
     };
-    return { source, graph, at, fileBytes, heard, askRead, otherRead, set, waitingReplica };
+    /**
+     * A worker's replica a hold asks for (no task waits on it, to give its build up), its read of the file granted and hung
+     * (`waitMs`: its replica wait): its set, and release() to let the read return.
+     */
+    const hungRead = async (waitMs?: number) => {
+      const release = stallNextRead();
+      const replicas = set(waitMs);
+      await source.hold('t', 'g');
+      expect(await until(() => reading.now === 1, 5_000)).toBe(true);
+      return { replicas, release };
+    };
+    return { source, graph, at, fileBytes, heard, askRead, otherRead, set, waitingReplica, hungRead };
   };
 
   it('lets a read wait while the files read at once would pass the bound, and go once the one before it is done', async () => {
@@ -243,14 +254,10 @@ describe('the snapshot files the workers read at once', () => {
   }, 30_000);
 
   it('lets the reads waiting go once a read granted makes no progress for the replica wait, its bytes counted until it returns', async () => {
-    const { source, fileBytes, askRead, set } = await sourceOnFile(300, (bytes) => 2 * bytes);
+    const { fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
     const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      const release = stallNextRead();
-      // a worker whose replica a hold asks for (no task waits on it, to give the build up), its read hung
-      set(3_000);
-      await source.hold('t', 'g');
-      expect(await until(() => reading.now === 1, 5_000)).toBe(true);
+      const { release } = await hungRead(3_000);
       // a read that does not fit beside it waits for it, while it may yet go on ...
       const next = askRead(fileBytes + 1);
       await sleep(1_500);
@@ -272,6 +279,25 @@ describe('the snapshot files the workers read at once', () => {
     }
   }, 30_000);
 
+  it('forgets a hung read whose worker stopped: its bytes no longer count', async () => {
+    const other = threadId + 1_000;
+    const { source, fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await hungRead(1_500);
+      // (other workers' reads: the stall lets the first go, the hung read's bytes keep the second waiting)
+      expect(await until(askRead(fileBytes + 1, other).granted, 10_000)).toBe(true);
+      const beside = askRead(fileBytes - 1, other);
+      await sleep(500);
+      expect(beside.granted()).toBe(false);
+      // piscina ended the hung reader's thread
+      source.forgetPrepared(new Set([other]));
+      expect(await until(beside.granted, 5_000)).toBe(true);
+    } finally {
+      logged.mockRestore();
+    }
+  }, 30_000);
+
   it('lets a read go once a set closed with its ask waiting, an ask it will never read for', async () => {
     const { graph, at, fileBytes, otherRead, set, waitingReplica } = await sourceOnFile(300, (bytes) => bytes);
     const other = await otherRead(fileBytes);
@@ -282,12 +308,9 @@ describe('the snapshot files the workers read at once', () => {
   }, 30_000);
 
   it('frees the turn of a read under way when its set closes, before the read returns', async () => {
-    const { source, graph, at, set } = await sourceOnFile(300, (bytes) => bytes);
-    stallNextRead();
-    const closed = set();
-    await source.hold('t', 'g');
-    expect(await until(() => reading.now === 1, 5_000)).toBe(true);
-    closed.close();
+    const { graph, at, set, hungRead } = await sourceOnFile(300, (bytes) => bytes);
+    const { replicas } = await hungRead();
+    replicas.close();
     expect(await within10s(set().graph(at).then((replica) => replica.factCount))).toBe(graph.factCount);
   }, 30_000);
 
