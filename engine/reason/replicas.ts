@@ -114,7 +114,11 @@ import type { ViewImages } from './view-images.ts';
 export const SNAPSHOT_CHUNK = 5_000;
 /** Records per message of a warm snapshot (sent unasked, in the background: no task waits for it, requests may). */
 export const WARM_CHUNK = 1_000;
-/** How long a worker waits for a replica before the task fails, counted from the last chunk of its snapshot to arrive (a build making progress is waited for). */
+/**
+ * How long a worker waits for a replica before the task fails, counted from the last chunk of its snapshot to arrive (a build
+ * making progress is waited for); and how long a read of a store snapshot file granted may make no progress before the
+ * reads waiting for its turn go (FileReads).
+ */
 export const REPLICA_WAIT_MS = 60_000;
 /**
  * Chunks of a snapshot sent to one worker's own channel (a graph above the preload bound) that may be on their way
@@ -1525,7 +1529,7 @@ export class ReplicaSet {
     const waiting = setInterval(progress, checkMs).unref();
     await granted;
     clearInterval(waiting);
-    progress();
+    progress(); // (its silence counted from the grant)
     const stalled = setInterval(() => {
       if (Date.now() - building.lastChunkAt <= this.waitMs) return;
       clearInterval(stalled);
@@ -1535,7 +1539,8 @@ export class ReplicaSet {
       return current() ? await readSnapshot(stored.file, building.generation, stored.revision, progress) : undefined;
     } finally {
       clearInterval(stalled);
-      if (this.readsOpen.delete(read) && !this.closed) this.channel.postMessage({ type: 'read-done', to: this.own.name, read } satisfies ReplicaMessage);
+      // (a set that closed said it done)
+      if (this.readsOpen.delete(read)) this.channel.postMessage({ type: 'read-done', to: this.own.name, read } satisfies ReplicaMessage);
     }
   }
 
