@@ -1047,6 +1047,11 @@ export function takingInParts(graph: GraphIndex): boolean {
   return inParts?.graph === graph;
 }
 
+/** Whether a whole hand-over in parts (handOverInParts) is under way, of whatever graph: until its last part, or a call made its rest or dropped it. */
+export function handingOverInParts(): boolean {
+  return inParts !== undefined;
+}
+
 /** Whether the engine holds facts of `graph`'s records (whole, at no as_of or valid-time cut), at whatever revision. */
 export function holdsGraph(graph: GraphIndex): boolean {
   return holds(slotOf(graph), { graph });

@@ -51,7 +51,14 @@
  *                                                                        main thread grants the asks in order while the files
  *                                                                        read at once fit snapshotReadBytes together (one larger
  *                                                                        is read alone), and frees a stopped worker's turn
- *                                                                        (forgetPrepared) and never grants its late ask
+ *                                                                        (forgetPrepared) and never grants its late ask; a
+ *                                                                        set that closes says done each ask it made, granted
+ *                                                                        or not
+ *   worker → main   read-stalled {to, read, key}                         its read granted has made no progress for the
+ *                                                                        replica wait (a stalled disk or mount): the main
+ *                                                                        thread logs it, and grants the reads after it as
+ *                                                                        though it were done, its bytes counted until its
+ *                                                                        read-done
  *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
  *                                                                        hands its replica to its engine now (one without
  *                                                                        the replica asks for a snapshot); hold: the
@@ -107,7 +114,11 @@ import type { ViewImages } from './view-images.ts';
 export const SNAPSHOT_CHUNK = 5_000;
 /** Records per message of a warm snapshot (sent unasked, in the background: no task waits for it, requests may). */
 export const WARM_CHUNK = 1_000;
-/** How long a worker waits for a replica before the task fails, counted from the last chunk of its snapshot to arrive (a build making progress is waited for). */
+/**
+ * How long a worker waits for a replica before the task fails, counted from the last chunk of its snapshot to arrive (a build
+ * making progress is waited for); and how long a read of a store snapshot file granted may make no progress before the
+ * reads waiting for its turn go (FileReads).
+ */
 export const REPLICA_WAIT_MS = 60_000;
 /**
  * Chunks of a snapshot sent to one worker's own channel (a graph above the preload bound) that may be on their way
@@ -173,6 +184,7 @@ export type ReplicaMessage =
   | { type: 'read-ask'; to: string; read: number; worker: number; bytes: number }
   | { type: 'read-slot'; to: string; read: number }
   | { type: 'read-done'; to: string; read: number }
+  | { type: 'read-stalled'; to: string; read: number; key: string }
   | { type: 'preload'; key: string; generation: string; version: number; hold?: boolean }
   | { type: 'gone'; key: string; generation: string }
   | ({ type: 'prepared'; key: string; generation: string; version: number; worker: number; views: string[]; handOvers: number; loading?: string; imageable?: true; imageRefused?: true } & ImageCount)
@@ -340,6 +352,7 @@ export class ReplicaSource {
       else if (message.type === 'memory-of') this.memoryHeard.get(message.request)?.(message);
       else if (message.type === 'read-ask') this.fileReads.ask(message);
       else if (message.type === 'read-done') this.fileReads.done(message);
+      else if (message.type === 'read-stalled') this.fileReads.stall(message);
       else if (message.type === 'imaged') void this.images?.made(message.key, message.generation, message.revision, message.bytes, this.revisionAt(message) === message.revision);
     };
     this.unsubscribe = store.onChange((change) => this.onChange(change));
@@ -836,10 +849,16 @@ const fileReadId = ({ to, read }: { to: string; read: number }): string => `${to
 /**
  * The workers' reads of store snapshot files, granted in the order asked while the bytes of the files read at once fit
  * `maxBytes` together; a file larger than that is read once no other is. A reader that stopped is forgotten (keepOnly).
+ * A read its reader says has stalled (read-stalled: no progress for the replica wait, a readFile that does not return from
+ * a stalled disk or mount) no longer holds the turn: the reads after it go as though it were done, or every one would wait
+ * for it, each kept going by its wait (graph()'s progress), for ever. Its bytes stay counted until its read-done: its file's
+ * buffer is held while the read hangs, and its records are decoded when it returns.
  */
 class FileReads {
   private readonly waiting: FileRead[] = [];
-  private readonly reading = new Map<string, FileRead>();
+  /** The reads granted and not done, with when each was granted; `stalled`: those of them their readers said stalled. */
+  private readonly reading = new Map<string, FileRead & { grantedAt: number }>();
+  private readonly stalled = new Map<string, FileRead & { grantedAt: number }>();
   private bytes = 0;
 
   constructor(
@@ -855,21 +874,46 @@ class FileReads {
     this.next();
   }
 
-  done({ to, read }: { to: string; read: number }): void {
+  /** The read's end, or an ask its set no longer wants (it closed): not granted yet, it never is. */
+  done(ended: { to: string; read: number }): void {
+    const id = fileReadId(ended);
+    const granted = this.reading.get(id) ?? this.stalled.get(id);
+    if (granted) {
+      this.reading.delete(id);
+      this.stalled.delete(id);
+      this.bytes -= granted.bytes;
+    } else {
+      const waiting = this.waiting.findIndex((read) => fileReadId(read) === id);
+      if (waiting < 0) return;
+      this.waiting.splice(waiting, 1);
+    }
+    this.next();
+  }
+
+  /** The reader of a read granted says it has made no progress for the replica wait: logged, and the reads after it go. */
+  stall({ to, read, key }: { to: string; read: number; key: string }): void {
     const id = fileReadId({ to, read });
     const granted = this.reading.get(id);
     if (!granted) return;
     this.reading.delete(id);
-    this.bytes -= granted.bytes;
+    this.stalled.set(id, granted);
+    const { tenant, graphId } = splitGraphKey(key);
+    const heldS = Math.round((Date.now() - granted.grantedAt) / 1_000);
+    process.stderr.write(
+      `parley: a reasoning worker's read of the snapshot file of graph '${graphId}' (tenant '${tenant}', ${granted.bytes} bytes) has made no progress ` +
+        `for the replica wait (its turn held ${heldS} s): a stalled disk or mount? The reads waiting for it go; its bytes stay counted until it ends\n`,
+    );
     this.next();
   }
 
-  /** Forgets the reads of the workers (thread ids) not in `live`, granted or waiting. */
+  /** Forgets the reads of the workers (thread ids) not in `live`, granted, stalled or waiting. */
   keepOnly(live: Set<number>): void {
-    for (const [id, read] of this.reading) {
-      if (live.has(read.worker)) continue;
-      this.reading.delete(id);
-      this.bytes -= read.bytes;
+    for (const granted of [this.reading, this.stalled]) {
+      for (const [id, read] of granted) {
+        if (live.has(read.worker)) continue;
+        granted.delete(id);
+        this.bytes -= read.bytes;
+      }
     }
     this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((read) => live.has(read.worker)));
     this.next();
@@ -878,7 +922,7 @@ class FileReads {
   private next(): void {
     while (this.waiting.length > 0 && (this.reading.size === 0 || this.bytes + this.waiting[0].bytes <= this.maxBytes)) {
       const read = this.waiting.shift()!;
-      this.reading.set(fileReadId(read), read);
+      this.reading.set(fileReadId(read), { ...read, grantedAt: Date.now() });
       this.bytes += read.bytes;
       this.grant(read);
     }
@@ -1057,9 +1101,13 @@ export class ReplicaSet {
   private readonly own: BroadcastChannel;
   /** The replicas message last posted (WorkerReplicas, as JSON): another is posted only when they change. */
   private replicasSaid = '';
-  /** The reads of store snapshot files this set has asked the main thread for (read-ask): how many, and what each one's grant wakes. */
+  /**
+   * The reads of store snapshot files this set has asked the main thread for (read-ask): how many, what each one's grant
+   * wakes, and those not yet said done (read-done), which a set that closes says done.
+   */
   private readsAsked = 0;
   private readonly readGrants = new Map<number, () => void>();
+  private readonly readsOpen = new Set<number>();
   private closed = false;
   /** Called when the main thread asks this worker to make a graph's view image (ReplicaSource 'image'). */
   onImageAsked: (asked: Extract<ReplicaMessage, { type: 'image' }>) => void = () => {};
@@ -1386,6 +1434,7 @@ export class ReplicaSet {
       case 'snapshot-ack':
       case 'read-ask':
       case 'read-done':
+      case 'read-stalled':
         return; // other workers' messages: nothing a waiter re-checks has changed
     }
     this.changed();
@@ -1464,6 +1513,8 @@ export class ReplicaSet {
   /**
    * readSnapshot of the file `building` names, once the main thread grants the read (read-ask: the files the workers read at
    * once fit its snapshotReadBytes together); the wait counts as the build's progress, as the reads before it make theirs.
+   * A read granted that makes no progress for waitMs (the silence after which a task waiting gives a build up: a readFile
+   * that does not return, from a stalled disk or mount) says so once (read-stalled), and the reads waiting for its turn go.
    * Undefined when the file cannot be read, or the build was let go while it waited (the file is then not read).
    */
   private async readGranted(key: string, building: Building, stored: StoredSnapshot, progress: () => void): Promise<GraphIndex | undefined> {
@@ -1472,14 +1523,24 @@ export class ReplicaSet {
     if (bytes === undefined || !current()) return undefined;
     const read = ++this.readsAsked;
     const granted = new Promise<void>((resolve) => this.readGrants.set(read, resolve));
+    this.readsOpen.add(read);
     this.channel.postMessage({ type: 'read-ask', to: this.own.name, read, worker: threadId, bytes } satisfies ReplicaMessage);
-    const waiting = setInterval(progress, Math.min(1_000, this.waitMs / 3)).unref();
+    const checkMs = Math.min(1_000, this.waitMs / 3);
+    const waiting = setInterval(progress, checkMs).unref();
     await granted;
     clearInterval(waiting);
+    progress(); // (its silence counted from the grant)
+    const stalled = setInterval(() => {
+      if (Date.now() - building.lastChunkAt <= this.waitMs) return;
+      clearInterval(stalled);
+      if (!this.closed) this.channel.postMessage({ type: 'read-stalled', to: this.own.name, read, key } satisfies ReplicaMessage);
+    }, checkMs).unref();
     try {
       return current() ? await readSnapshot(stored.file, building.generation, stored.revision, progress) : undefined;
     } finally {
-      if (!this.closed) this.channel.postMessage({ type: 'read-done', to: this.own.name, read } satisfies ReplicaMessage);
+      clearInterval(stalled);
+      // (a set that closed said it done)
+      if (this.readsOpen.delete(read)) this.channel.postMessage({ type: 'read-done', to: this.own.name, read } satisfies ReplicaMessage);
     }
   }
 
@@ -1537,9 +1598,11 @@ export class ReplicaSet {
 
   close(): void {
     this.closed = true;
-    // (a read waiting for its grant ends unread)
+    // (a read waiting for its grant ends unread; one under way is dropped as it returns: neither holds a turn on)
     for (const grant of this.readGrants.values()) grant();
     this.readGrants.clear();
+    for (const read of this.readsOpen) this.channel.postMessage({ type: 'read-done', to: this.own.name, read } satisfies ReplicaMessage);
+    this.readsOpen.clear();
     this.channel.close();
     this.own.close();
   }

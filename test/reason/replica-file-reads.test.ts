@@ -1,7 +1,8 @@
 /**
  * The store snapshot files the workers read at once for their replicas (replicas.ts ReplicaSource's snapshotReadBytes): a
  * read waits while the files read at once would pass the bound, and goes once the one before it is done; a stopped reader's
- * turn is freed; the wait counts as the build's progress, so that the task waiting is not given up and asked again. A reader
+ * turn is freed, and so are a closed set's and, once it has made no progress for the replica wait, a hung read's (its bytes
+ * counted until it returns); the wait counts as the build's progress, so that the task waiting is not given up and asked again. A reader
  * holding a turn is played here by the test on the source's channel (read-ask, read-done), as another worker's read under
  * way, so that how long it holds the turn does not hang on the machine.
  */
@@ -14,8 +15,11 @@ import { snapshotFile } from '../../engine/store/snapshot.ts';
 import { openTempStore, reopenTempStore, type TempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 
-/** The snapshot files being read now (readSnapshot called, not yet returned), the most read at once, and the reads begun. */
-const reading = vi.hoisted(() => ({ now: 0, most: 0, begun: 0 }));
+/**
+ * The snapshot files being read now (readSnapshot called, not yet returned), the most read at once, and the reads begun;
+ * `stall`: what the next read waits for before it reads (a readFile that does not return: a stalled disk or mount).
+ */
+const reading = vi.hoisted(() => ({ now: 0, most: 0, begun: 0, stall: undefined as Promise<void> | undefined }));
 vi.mock('../../engine/store/snapshot.ts', async (original) => {
   const snapshot = await original<typeof import('../../engine/store/snapshot.ts')>();
   return {
@@ -23,7 +27,10 @@ vi.mock('../../engine/store/snapshot.ts', async (original) => {
     readSnapshot: async (...args: Parameters<typeof snapshot.readSnapshot>) => {
       reading.begun++;
       reading.most = Math.max(reading.most, ++reading.now);
+      const stall = reading.stall;
+      reading.stall = undefined;
       try {
+        await stall;
         return await snapshot.readSnapshot(...args);
       } finally {
         reading.now--;
@@ -42,6 +49,17 @@ describe('the snapshot files the workers read at once', () => {
     reading.most = 0;
     reading.begun = 0;
   });
+
+  /** Makes the next read of a snapshot file hang until the function returned is called (afterEach calls it too). */
+  const stallNextRead = () => {
+    let release!: () => void;
+    reading.stall = new Promise((resolve) => (release = resolve));
+    closing.push({ close: release });
+    return release;
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** `task` as settled within 10 s, or 'still waiting'. */
+  const within10s = <T>(task: Promise<T>) => Promise.race([task, sleep(10_000).then(() => 'still waiting' as const)]);
 
   /**
    * A store whose graph t/g (`actors` actors in a chain) was written, closed and opened again, so that its snapshot file
@@ -92,7 +110,18 @@ describe('the snapshot files the workers read at once', () => {
       expect(built).toBe(false);
       return { replicas, asked, built: () => built };
     };
-    return { source, graph, at, fileBytes, heard, askRead, otherRead, set, waitingReplica };
+    /**
+     * A worker's replica a hold asks for (no task waits on it, to give its build up), its read of the file granted and hung
+     * (`waitMs`: its replica wait): its set, and release() to let the read return.
+     */
+    const hungRead = async (waitMs?: number) => {
+      const release = stallNextRead();
+      const replicas = set(waitMs);
+      await source.hold('t', 'g');
+      expect(await until(() => reading.now === 1, 5_000)).toBe(true);
+      return { replicas, release };
+    };
+    return { source, graph, at, fileBytes, heard, askRead, otherRead, set, waitingReplica, hungRead };
   };
 
   it('lets a read wait while the files read at once would pass the bound, and go once the one before it is done', async () => {
@@ -222,6 +251,67 @@ describe('the snapshot files the workers read at once', () => {
     expect(small.granted()).toBe(false);
     large.done();
     expect(await until(small.granted, 5_000)).toBe(true);
+  }, 30_000);
+
+  it('lets the reads waiting go once a read granted makes no progress for the replica wait, its bytes counted until it returns', async () => {
+    const { fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const { release } = await hungRead(3_000);
+      // a read that does not fit beside it waits for it, while it may yet go on ...
+      const next = askRead(fileBytes + 1);
+      await sleep(1_500);
+      expect(next.granted()).toBe(false);
+      // ... and goes (alone) once it made no progress for the replica wait, which is logged once, with its graph and bytes
+      expect(await until(next.granted, 10_000)).toBe(true);
+      const lines = logged.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('snapshot file'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`graph 'g' (tenant 't', ${fileBytes} bytes)`);
+      // the hung read's bytes still count (its file's buffer is held): a read that would fit beside `next` alone waits
+      const beside = askRead(fileBytes - 1);
+      await sleep(500);
+      expect(beside.granted()).toBe(false);
+      // until the hung read returns
+      release();
+      expect(await until(beside.granted, 5_000)).toBe(true);
+    } finally {
+      logged.mockRestore();
+    }
+  }, 30_000);
+
+  it('forgets a hung read whose worker stopped: its bytes no longer count', async () => {
+    const other = threadId + 1_000;
+    const { source, fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await hungRead(1_500);
+      // (other workers' reads: the stall lets the first go, the hung read's bytes keep the second waiting)
+      expect(await until(askRead(fileBytes + 1, other).granted, 10_000)).toBe(true);
+      const beside = askRead(fileBytes - 1, other);
+      await sleep(500);
+      expect(beside.granted()).toBe(false);
+      // piscina ended the hung reader's thread
+      source.forgetPrepared(new Set([other]));
+      expect(await until(beside.granted, 5_000)).toBe(true);
+    } finally {
+      logged.mockRestore();
+    }
+  }, 30_000);
+
+  it('lets a read go once a set closed with its ask waiting, an ask it will never read for', async () => {
+    const { graph, at, fileBytes, otherRead, set, waitingReplica } = await sourceOnFile(300, (bytes) => bytes);
+    const other = await otherRead(fileBytes);
+    const { replicas } = await waitingReplica();
+    replicas.close();
+    other.done();
+    expect(await within10s(set().graph(at).then((replica) => replica.factCount))).toBe(graph.factCount);
+  }, 30_000);
+
+  it('frees the turn of a read under way when its set closes, before the read returns', async () => {
+    const { graph, at, set, hungRead } = await sourceOnFile(300, (bytes) => bytes);
+    const { replicas } = await hungRead();
+    replicas.close();
+    expect(await within10s(set().graph(at).then((replica) => replica.factCount))).toBe(graph.factCount);
   }, 30_000);
 
   it('counts the wait for its turn as the build going on: the task is not given up, nor the graph asked for again', async () => {
