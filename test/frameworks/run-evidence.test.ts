@@ -79,7 +79,7 @@ describe('a run\'s evidence, listed and counted', () => {
     question: 'Which ids does a run list?',
     version: '1.0.0',
     reads: { nodes: ['Actor'], edges: [] },
-    answers: ['dynamics'],
+    answers: ['escalation'],
   };
   const at = '2024-05-01T00:00:00.000Z';
   const actor = (id: string): NodeRecord => ({ id, labels: ['Actor'], properties: { label: id }, confidence: 0.9, recorded_at: at, provenance: [{ source: `doc-${id}`, timestamp: at }] });
