@@ -249,7 +249,7 @@ function stopOf(error: unknown, limits: RunLimits): { code: string; message: str
 /**
  * The first `count` of `ids` (each once) as Array.prototype.sort orders them (UTF-16 code units), without sorting them all:
  * at 1M facts a run's answers cite tens of thousands of ids (galtung's some 77k), of which it lists 25 per finding and 100
- * in all, and sorting every list whole was a fifth of the CPU of the 15 runs after a write (docs/operations.md).
+ * in all: sorting every list whole was over a third of run.ts's work on the 15 runs after a write (docs/operations.md).
  */
 export function firstSorted(ids: Iterable<string>, count: number): string[] {
   const first: string[] = [];
