@@ -30,10 +30,16 @@
  * GenerateOptions). --extracted-ingest: each of --writes as extraction makes it, with a Location and a Document
  * (written.ts extractedIngest), not ingest-like.
  *
- *   npm run bench:handover [-- --sizes 100000,1000000] [--writes 3 [--check]] [--extracted-shape] [--extracted-ingest]
+ * --cpu-split (with --writes): each of the 15 runs after a write sampled (V8's profiler) and its CPU split by where its samples
+ * fall (cpuSplit below): the engine, the answers' conversion into JavaScript, the rest of the JavaScript (run.ts: the
+ * evidence checked against the graph, listed and counted), V8's collections; and the engine's own clock of its collections
+ * and stack shifts. The sampler costs CPU of its own: these runs' CPU is not comparable with a run without the flag.
+ *
+ *   npm run bench:handover [-- --sizes 100000,1000000] [--writes 3 [--check] [--cpu-split]] [--extracted-shape] [--extracted-ingest]
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { Session } from 'node:inspector/promises';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,6 +51,11 @@ import { runFramework } from '../engine/frameworks/run.ts';
 import { putLogged } from '../engine/store/graph-changes.ts';
 import { handOverImage, propertyKeysHeld, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
 import { cpuMsSince, memoryEvents, timedCpu } from './stats.ts';
+import { profileTree, type Profile, type ProfileNode } from './long-turns.ts';
+import type { FrameworkRun } from '../engine/frameworks/run.ts';
+import type { RuleRegistry } from '../engine/prolog/registry.ts';
+import type { GraphView } from '../engine/prolog/bridge.ts';
+import type { FrameworkManifest } from '../engine/frameworks/manifest.ts';
 import { extractedIngest, ingestLike } from './written.ts';
 
 const { values: args } = parseArgs({
@@ -58,10 +69,11 @@ const { values: args } = parseArgs({
     fresh: { type: 'boolean' },
     'extracted-shape': { type: 'boolean' },
     'extracted-ingest': { type: 'boolean' },
+    'cpu-split': { type: 'boolean' },
   },
 });
 /** Passed on to the child processes, which generate the graph. */
-const CHILD_FLAGS = [...(args['extracted-shape'] ? ['--extracted-shape'] : []), ...(args['extracted-ingest'] ? ['--extracted-ingest'] : [])];
+const CHILD_FLAGS = [...(args['extracted-shape'] ? ['--extracted-shape'] : []), ...(args['extracted-ingest'] ? ['--extracted-ingest'] : []), ...(args['cpu-split'] ? ['--cpu-split'] : [])];
 /** The write each of --writes makes: ingest-like, or (--extracted-ingest) as extraction makes it, with a place and a Document. */
 const ingest = args['extracted-ingest'] ? extractedIngest : ingestLike;
 
@@ -69,6 +81,10 @@ const count = (n: number) => Math.round(n).toLocaleString('en-US');
 /** The process's CPU usage at its start (none): cpuMsSince(processStart) is the CPU it has taken so far. */
 const processStart = { user: 0, system: 0 };
 const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+
+/** Microseconds between the profiler's samples (--cpu-split): a run of 20 ms still gets some 80. */
+const SAMPLING_US = 250;
+const SPLIT_PARTS = ['engine', 'conversion', 'JavaScript', 'V8 GC'] as const;
 
 if (args.facts === undefined && args.writes !== undefined) {
   for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
@@ -270,12 +286,74 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
         `   ingest-like write ${write}: its hand-over ${count(handOver.cpuMs)} ms CPU, ${spent(before, between)} inferences; the shared sets ${count(sets.cpuMs)} ms CPU, ${spent(between, after)} inferences; ` +
           `together ${count(handOver.cpuMs + sets.cpuMs)} ms CPU; kept answers ${count(before.cells)} → ${count(after.cells)} cells, ${count(after.stored)} of them stored by the write and its sets; load average ${load()}`,
       );
-      runs = timedCpu(runAll);
+      runs = args['cpu-split'] ? await cpuSplit(registry, frameworks, view, limits) : timedCpu(runAll);
       console.log(`   the 15 frameworks after it: ${count(runs.cpuMs)} ms CPU, ${count(runs.value.reduce((sum, run) => sum + run.inferences, 0))} inferences`);
     }
   }
   const results = JSON.stringify(runs.value, (key, value) => (key === 'inferences' ? undefined : value));
   console.log(`   results digest: ${createHash('sha256').update(results).digest('hex')}`);
+}
+
+/**
+ * --cpu-split: the 15 frameworks run once each under V8's sampling profiler, each run's samples split by their stack: in
+ * swipl-wasm's toJSON or bridge.ts toJs, the answers' conversion into JavaScript; else under swipl-wasm's calls, the engine
+ * (the rules, and lib/graph.pl's own work on the answers, plain/2 and their copy, which its inference counts leave out);
+ * V8's garbage collector; the rest, JavaScript (run.ts). The engine's clock of its garbage collections and stack
+ * shifts (statistics/2) is read around each run. Prints a table; gives the runs and their CPU as timedCpu does.
+ */
+async function cpuSplit(registry: RuleRegistry, frameworks: FrameworkManifest[], view: GraphView, limits: { inferenceLimit: number; timeLimitMs: number }) {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_US });
+  const engineClock = () => {
+    const [[collectionMs, shiftSeconds]] = registry.solveLibrary('statistics(garbage_collection, [_, _, G|_]), statistics(shift_time, S)', ['G', 'S'], view) as number[][];
+    return collectionMs + shiftSeconds * 1000;
+  };
+  const value: FrameworkRun[] = [];
+  const rows: number[][] = [];
+  let wallMs = 0;
+  for (const manifest of frameworks) {
+    const clockBefore = engineClock();
+    await session.post('Profiler.start');
+    const { value: run, ms, cpuMs } = timedCpu(() => runFramework(registry, manifest, view, limits));
+    const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+    const shares = splitSamples(profile);
+    const sampled = shares.reduce((sum, ms) => sum + ms, 0) || 1;
+    value.push(run);
+    wallMs += ms;
+    rows.push([cpuMs, run.inferences, ...shares.map((part) => (cpuMs * part) / sampled), engineClock() - clockBefore]);
+  }
+  session.disconnect();
+  const total = rows[0].map((_, column) => rows.reduce((sum, row) => sum + row[column], 0));
+  console.log(`   the 15 runs after the write, CPU split by their samples (${SAMPLING_US} µs apart; each part its share of the run's CPU, ms); load average ${load()}`);
+  console.log(`   | framework | CPU ms | inferences | ${SPLIT_PARTS.join(' | ')} | engine's collections and stack shifts (its clock, ms) |`);
+  console.log(`   |---|---|---|${SPLIT_PARTS.map(() => '---|').join('')}---|`);
+  for (const [i, row] of [...rows, total].entries()) console.log(`   | ${frameworks[i]?.id ?? 'all 15'} | ${row.map(count).join(' | ')} |`);
+  return { value, ms: wallMs, cpuMs: total[0] };
+}
+
+/** A profile's sampled ms in each of SPLIT_PARTS, in their order (cpuSplit). */
+function splitSamples(profile: Profile): number[] {
+  const { byId, parent } = profileTree(profile);
+  const partOf = new Map<number, number>();
+  const part = (leaf: number): number => {
+    const known = partOf.get(leaf);
+    if (known !== undefined) return known;
+    const frames: ProfileNode['callFrame'][] = [];
+    for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) frames.push(byId.get(id)!.callFrame);
+    const within = (name: string, file: string) => frames.some((frame) => frame.functionName === name && frame.url.includes(file));
+    const found =
+      frames[0].functionName === '(garbage collector)' ? 3 :
+      within('toJSON', 'swipl') || within('toJs', 'prolog/bridge.ts') ? 1 :
+      frames.some((frame) => frame.url.includes('swipl') || frame.url.startsWith('wasm://')) ? 0 :
+      2;
+    partOf.set(leaf, found);
+    return found;
+  };
+  const ms = SPLIT_PARTS.map(() => 0);
+  profile.samples.forEach((sample, i) => (ms[part(sample)] += (profile.timeDeltas[i + 1] ?? 0) / 1000));
+  return ms;
 }
 
 /** The generated conflict graph of --facts facts as a GraphIndex, and what generated it (its records let go). */

@@ -148,10 +148,9 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     if (record === undefined) unknownEvidence = true;
     return record !== undefined && inView(record, view);
   };
-  const evidenceOf = (value: PrologValue) => {
-    const all = [...new Set((Array.isArray(value) ? value : [value]).filter(exists))].sort();
-    return { evidence: all.slice(0, MAX_EVIDENCE_LISTED), evidence_total: all.length, all };
-  };
+  /** The ids of an answer's evidence that are in the view, in the answer's order (repeats kept). */
+  const inGraph = (value: PrologValue): string[] => (Array.isArray(value) ? value : [value]).filter(exists);
+  const listed = (ids: ReadonlySet<string>) => ({ evidence: firstSorted(ids, MAX_EVIDENCE_LISTED), evidence_total: ids.size });
   const allEvidence = new Set<string>();
   try {
     if (bridge.defines('missing', 1)) run.missing = [...new Set(solve('missing(R)', ['R']).map(([reason]) => text(reason)))];
@@ -160,20 +159,21 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
       weight: typeof weight === 'number' && weight > 0 ? weight : 1,
       description: text(description),
     }));
-    const presentEvidence = new Map<string, string[]>();
+    const presentEvidence = new Map<string, Set<string>>();
     if (bridge.defines('present', 2)) {
       for (const [name, evidence] of solve('present(N, E)', ['N', 'E'])) {
-        const ids = evidenceOf(evidence).all;
+        const ids = inGraph(evidence);
         if (ids.length === 0) continue; // an indicator is present only on evidence in the graph
-        presentEvidence.set(text(name), [...(presentEvidence.get(text(name)) ?? []), ...ids]);
+        const held = presentEvidence.get(text(name));
+        if (held) ids.forEach((id) => held.add(id));
+        else presentEvidence.set(text(name), new Set(ids));
       }
     }
     for (const indicator of declared) {
       const ids = presentEvidence.get(indicator.name);
       if (ids) {
-        const { evidence, evidence_total, all } = evidenceOf(ids);
-        all.forEach((id) => allEvidence.add(id));
-        run.indicators_present.push({ ...indicator, evidence, evidence_total });
+        ids.forEach((id) => allEvidence.add(id));
+        run.indicators_present.push({ ...indicator, ...listed(ids) });
       } else run.indicators_missing.push(indicator);
     }
     const totalWeight = declared.reduce((sum, indicator) => sum + indicator.weight, 0);
@@ -189,8 +189,8 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
       const found = solve(`${capped ? `b_setval(parley_findings_cap, ${cap}), ` : ''}finding(K, V, S, E, B)`, ['K', 'V', 'S', 'E', 'B']);
       if (capped) run.findings_omitted = Number(solve(`findings_omitted(${cap}, N)`, ['N'])[0]?.[0] ?? 0);
       for (const [key, value, sentence, evidence, because] of found) {
-        const { evidence: listed, evidence_total, all } = evidenceOf(evidence);
-        if (all.length === 0) continue; // no finding without evidence that exists in the graph
+        const all = new Set(inGraph(evidence));
+        if (all.size === 0) continue; // no finding without evidence that exists in the graph
         const identity = JSON.stringify([key, value]);
         if (seen.has(identity)) continue;
         seen.add(identity);
@@ -205,13 +205,13 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
               : `  because ${text(reason)}`,
           );
         }
-        run.findings.push({ key: text(key), value, statement, evidence: listed, evidence_total, trace });
+        run.findings.push({ key: text(key), value, statement, ...listed(all), trace });
       }
       run.trace = run.findings.flatMap((finding) => finding.trace);
       if (bridge.defines('strength', 3)) {
         for (const [conclusion, score, evidence] of solve('strength(C, S, E)', ['C', 'S', 'E'])) {
           // a strength rests on evidence in the view, like a finding
-          if (typeof score !== 'number' || evidenceOf(evidence).all.length === 0) continue;
+          if (typeof score !== 'number' || inGraph(evidence).length === 0) continue;
           const value = round(Math.min(1, Math.max(0, score)));
           if (run.strongest === undefined || value > run.score) [run.score, run.strongest] = [value, render(conclusion)];
         }
@@ -224,7 +224,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     run.error = stopOf(error, limits);
     run.trace.push(`stopped: ${run.error.message}`);
   }
-  run.evidence = [...allEvidence].sort().slice(0, MAX_RUN_EVIDENCE_LISTED);
+  run.evidence = firstSorted(allEvidence, MAX_RUN_EVIDENCE_LISTED);
   run.evidence_total = allEvidence.size;
   run.inferences = inferences;
   if (whole && !run.error && !unknownEvidence) {
@@ -244,6 +244,29 @@ function stopOf(error: unknown, limits: RunLimits): { code: string; message: str
   if (error instanceof LimitError && error.code === 'query_time_limit') return { code: error.code, message: `the framework ran past its time limit of ${limits.timeLimitMs} ms` };
   if (error instanceof LimitError && error.code === 'query_inference_limit') return { code: error.code, message: `the framework used more than its ${limits.inferenceLimit} inferences` };
   return { code: error.code, message: error.message };
+}
+
+/**
+ * The first `count` of `ids` (each once) as Array.prototype.sort orders them (UTF-16 code units), without sorting them all:
+ * at 1M facts a run's answers cite tens of thousands of ids (galtung's some 77k), of which it lists 25 per finding and 100
+ * in all: sorting every list whole was over a third of run.ts's work on the 15 runs after a write (docs/operations.md).
+ */
+export function firstSorted(ids: Iterable<string>, count: number): string[] {
+  const first: string[] = [];
+  for (const id of ids) {
+    if (first.length === count && !(id < first[count - 1])) continue;
+    let low = 0;
+    let high = first.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (first[middle] < id) low = middle + 1;
+      else high = middle;
+    }
+    if (first[low] === id) continue;
+    first.splice(low, 0, id);
+    if (first.length > count) first.pop();
+  }
+  return first;
 }
 
 function text(value: PrologValue): string {
