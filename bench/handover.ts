@@ -76,6 +76,8 @@ const { values: args } = parseArgs({
 const CHILD_FLAGS = [...(args['extracted-shape'] ? ['--extracted-shape'] : []), ...(args['extracted-ingest'] ? ['--extracted-ingest'] : []), ...(args['cpu-split'] ? ['--cpu-split'] : [])];
 /** The write each of --writes makes: ingest-like, or (--extracted-ingest) as extraction makes it, with a place and a Document. */
 const ingest = args['extracted-ingest'] ? extractedIngest : ingestLike;
+/** How the printed lines name each write, so an --extracted-ingest run does not read as an ingest-like one. */
+const writeName = args['extracted-ingest'] ? 'extracted ingest' : 'ingest-like write';
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 /** The process's CPU usage at its start (none): cpuMsSince(processStart) is the CPU it has taken so far. */
@@ -271,10 +273,10 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
   const first = timedCpu(() => registry.handOver(view));
   registry.warmSets(view, limits);
   let runs = timedCpu(runAll);
-  console.log(`## ${count(generated.facts)} facts${fresh ? `, ${writes} ingest-like writes put in first (a fresh engine)` : ''}: hand-over ${count(first.cpuMs)} ms CPU; the 15 frameworks ${count(runs.cpuMs)} ms CPU; load average ${load()}`);
+  console.log(`## ${count(generated.facts)} facts${fresh ? `, ${writes} ${writeName}s put in first (a fresh engine)` : ''}: hand-over ${count(first.cpuMs)} ms CPU; the 15 frameworks ${count(runs.cpuMs)} ms CPU; load average ${load()}`);
   if (!fresh) {
     for (let write = 1; write <= writes; write++) {
-      console.log(`   before ingest-like write ${write}: ${overLists()}; ${cellPrice()}`);
+      console.log(`   before ${writeName} ${write}: ${overLists()}; ${cellPrice()}`);
       const before = engine(true);
       putLogged(graph, ...ingest(graph, `bench-ingest-${write}`));
       const handOver = timedCpu(() => registry.handOver(view));
@@ -283,7 +285,7 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
       const after = engine(true);
       const spent = (from: { after: number }, to: { inferences: number }) => count(to.inferences - from.after);
       console.log(
-        `   ingest-like write ${write}: its hand-over ${count(handOver.cpuMs)} ms CPU, ${spent(before, between)} inferences; the shared sets ${count(sets.cpuMs)} ms CPU, ${spent(between, after)} inferences; ` +
+        `   ${writeName} ${write}: its hand-over ${count(handOver.cpuMs)} ms CPU, ${spent(before, between)} inferences; the shared sets ${count(sets.cpuMs)} ms CPU, ${spent(between, after)} inferences; ` +
           `together ${count(handOver.cpuMs + sets.cpuMs)} ms CPU; kept answers ${count(before.cells)} → ${count(after.cells)} cells, ${count(after.stored)} of them stored by the write and its sets; load average ${load()}`,
       );
       runs = args['cpu-split'] ? await cpuSplit(registry, frameworks, view, limits) : timedCpu(runAll);
