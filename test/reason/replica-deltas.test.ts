@@ -53,6 +53,20 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
     const named = namingWrite(documents(0, 10));
     return store.writeGraph('t', 'g', { ...named, nodes: [...many, ...named.nodes] });
   };
+  /** Posts `delta()` as the main thread would at the first snapshot chunk heard (the build hears it pending); counts the snapshots begun. */
+  const postAtFirstChunk = (delta: () => unknown) => {
+    const heard = { begins: 0, posted: false };
+    const watch = new BroadcastChannel(name);
+    closing.push(watch);
+    watch.onmessage = (event) => {
+      const message = (event as { data: { type: string } }).data;
+      if (message.type === 'snapshot-begin') heard.begins++;
+      if (message.type !== 'snapshot-chunk' || heard.posted) return;
+      heard.posted = true;
+      watch.postMessage(delta());
+    };
+    return heard;
+  };
   const deltasHeard = () => {
     const heard: { version: number; nodes: DeltaRecord<NodeRecord>[]; edges: DeltaRecord<EdgeRecord>[] }[] = [];
     const watch = new BroadcastChannel(name);
@@ -173,26 +187,15 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
   it('lets a build go whose pending deltas hold more records than its snapshot, and the snapshot asked again equals the store', async () => {
     await writeLarge();
     const { at } = await source.current('t', 'g');
-    const begins: unknown[] = [];
-    let posted = false;
-    const watch = new BroadcastChannel(name);
-    closing.push(watch);
-    watch.onmessage = (event) => {
-      const message = (event as { data: { type: string } }).data;
-      if (message.type === 'snapshot-begin') begins.push(message);
-      if (message.type !== 'snapshot-chunk' || posted) return;
-      posted = true;
-      // heard while the build goes on: 25,000 records, more than the snapshot's 20,003 (records the store does not hold:
-      // a build that kept them would not equal it)
-      const added = Array.from({ length: 25_000 }, (_, i) => ({ id: `m${i}`, labels: ['Actor'], properties: { label: `m${i}` }, provenance: [] }));
-      watch.postMessage({ type: 'delta', key: at.key, generation: at.generation, version: at.version + 1, nodes: added, edges: [] });
-    };
+    // heard while the build goes on: 25,000 records, more than the snapshot's 20,003 (records the store does not hold: a
+    // build that kept them would not equal it)
+    const added = Array.from({ length: 25_000 }, (_, i) => ({ id: `m${i}`, labels: ['Actor'], properties: { label: `m${i}` }, provenance: [] }));
+    const heard = postAtFirstChunk(() => ({ type: 'delta', key: at.key, generation: at.generation, version: at.version + 1, nodes: added, edges: [] }));
     // (no floor under the snapshot's records: the bound is the snapshot's own 20,003)
     const worker = new ReplicaSet(name, 4, undefined, Infinity, undefined, 0);
     closing.push(worker);
     const replica = await worker.graph(at);
-    expect(posted).toBe(true);
-    expect(begins).toHaveLength(2);
+    expect(heard).toEqual({ posted: true, begins: 2 });
     expect(replica.node('m0')).toBeUndefined();
     expect(recordsOf(replica)).toEqual(recordsOf((await source.current('t', 'g')).graph));
   }, 60_000);
@@ -200,23 +203,12 @@ describe('replica deltas carrying a long provenance list\'s added entries only',
   it('asks again for a build whose pending delta does not fit, and the second snapshot holds the right list', async () => {
     await writeLarge();
     const { at, graph } = await source.current('t', 'g');
-    const begins: unknown[] = [];
-    let forged = false;
-    const watch = new BroadcastChannel(name);
-    closing.push(watch);
-    watch.onmessage = (event) => {
-      const message = (event as { data: { type: string } }).data;
-      if (message.type === 'snapshot-begin') begins.push(message);
-      if (message.type !== 'snapshot-chunk' || forged) return;
-      forged = true;
-      // heard while the build goes on: a delta naming 11 entries, where the build's record holds 10 (a list longer than
-      // named is a prefix the build may take: a chunk read after a write holds it)
-      watch.postMessage({ type: 'delta', key: at.key, generation: at.generation, version: at.version + 1, nodes: [{ ...graph.node('rsf')!, provenance: [mention('forged')], provenanceFrom: 11 }], edges: [] });
-    };
+    // heard while the build goes on: a delta naming 11 entries, where the build's record holds 10 (a list longer than named
+    // is a prefix the build may take: a chunk read after a write holds it)
+    const heard = postAtFirstChunk(() => ({ type: 'delta', key: at.key, generation: at.generation, version: at.version + 1, nodes: [{ ...graph.node('rsf')!, provenance: [mention('forged')], provenanceFrom: 11 }], edges: [] }));
     const worker = workerSet();
     const built = await worker.graph(at);
-    expect(forged).toBe(true);
-    expect(begins).toHaveLength(2);
+    expect(heard).toEqual({ posted: true, begins: 2 });
     expect(built.node('rsf')!.provenance.map((entry) => entry.document_id)).toEqual(documents(0, 10));
     // the replica the second snapshot made follows the next write's short delta
     await store.writeGraph('t', 'g', namingWrite(['d10']));
