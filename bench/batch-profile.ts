@@ -38,8 +38,10 @@
  * bytes (serialised), records and provenance entries per document, and with --check-replicas whether each worker's
  * replica equals the store's graph after the round (a digest of every record) and whether each built one snapshot only
  * (the deltas kept it in step: a dropped replica is taken again, and would equal the store too); it exits 1 otherwise.
+ * With --time-serialise the first worker also times each delta as a post serialises it and as JSON text (off the main
+ * thread, its CPU taken from the cores the main thread runs on: not for runs whose main-thread CPU is compared).
  *
- *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay --unsampled --replicas 0 --check-replicas]
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay --unsampled --replicas 0 --check-replicas --time-serialise]
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
