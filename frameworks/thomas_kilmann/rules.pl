@@ -140,7 +140,7 @@ tk_tallies(Flags, ByActor) :-
 % someone on its other side (its opponents; everyone else when it has none) made an Offer or a
 % Concession. The concession groups and the opponents map, both sorted by actor, are walked
 % together. Read by the records and by the concessions' check, so kept for the graph view (tk_model/1).
-tk_concession_flags(Flags) :- tk_model(tkm(Flags, _, _)).
+tk_concession_flags(Flags) :- tk_model(tkm(Flags, _, _, _)).
 
 tk_concession_flags_(Flags) :-
     claims_by_actor('Concession', GC),
@@ -177,21 +177,31 @@ tk_opponents(Map) :-
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
-tk_records(Records) :- tk_model(tkm(_, Records, _)).
+tk_records(Records) :- tk_model(tkm(_, Records, _, _)).
 
 % ranks(-Table): the candidates of rank/3 as a ranking table (lib/conflict.pl rank_table/2), kept in the model and grown
 % with its records, so that the ranking after a write no longer scores every record again (211k inferences at 1M facts
 % after an ingest-like write)
-ranks(Table) :- tk_model(tkm(_, _, Table)).
+ranks(Table) :- tk_model(tkm(_, _, Table, _)).
 
-% tk_model(-tkm(Flags, Records, Ranks)): the concession flags, the records and their ranking table, computed once per
-% graph view and kept together (view_set/3: read without the copy a table makes, some 17 ms at 100k facts), so that a
-% write grows them all (added_parts/4 below)
+% tk_model(-tkm(Flags, Records, Ranks, Cited)): the concession flags, the records, their ranking table and the ids the
+% records' modes cite (tk_cited/2), computed once per graph view and kept together (view_set/3: read without the copy a
+% table makes, some 17 ms at 100k facts), so that a write grows them all (added_parts/4 below)
 tk_model(Model) :- view_set(tk_model, tk_model_, Model).
-tk_model_(tkm(Flags, Records, Ranks)) :-
+tk_model_(tkm(Flags, Records, Ranks, Cited)) :-
     tk_concession_flags_(Flags), tk_tallies(Flags, ByActor),
     findall(R, ( member(A-Ts, ByActor), tk_record(A, Ts, R) ), Records),
-    tk_scored(Records, Scored), rank_entries(Scored, Ranks).
+    tk_scored(Records, Scored), rank_entries(Scored, Ranks), tk_cited(Records, Cited).
+
+% tk_cited(+Records, -Cited): Id-N for each id the records cite as samples of their modes (strength/3's evidence), N the
+% records citing it, sorted by id: a write's growth moves the counts of its touched records' ids (tk_cited_moved/6),
+% where the evidence was gathered again from every record after every write (355k inferences at 1M facts), and an id
+% leaves the evidence only when no record cites it
+tk_cited(Records, Cited) :-
+    findall(Ids, ( member(R, Records), tk_cites(R, Ids) ), Lists), append(Lists, All), msort(All, Sorted), clumped(Sorted, Cited).
+
+% tk_cites(+Record, -Ids): the ids a record cites as samples of its mode, sorted
+tk_cites(r(_, Lists, Mode), Ids) :- memberchk(Mode-c(_, Samples), Lists), append(Samples, Ids0), sort(Ids0, Ids).
 
 % tk_scored(+Records, -Scored): the Key-Subject-Score candidates of the records (rank/3's)
 tk_scored(Records, Scored) :- findall(mode-A-N, ( member(R, Records), tk_rank(R, A, N) ), Scored).
@@ -209,8 +219,8 @@ tk_record(A, Ts, r(A, Lists, Mode)) :-
 % reciprocators of the whole view (an actor with no opponents, when no other actor conceded before or in the write).
 % The model is kept in parts (parted_answer/2, lib/graph.pl: its three lists, the flags and the records by actor, the
 % ranking table by Key-Subject as ranks_put/3 merges it), its old records read whole only where those checks need them.
-parted_answer(tk_model, [1-1, 2-1, 3-4]).
-added_parts(tk_model, Added, Model0, [1-NewFlags, 2-NewRecords, 3-NewRanks]) :-
+parted_answer(tk_model, [1-1, 2-1, 3-4, 4-1]).
+added_parts(tk_model, Added, Model0, [1-NewFlags, 2-NewRecords, 3-NewRanks, 4-CitedPuts]) :-
     Added = added(_, _, Flat), edges_added(Flat, Edges), \+ memberchk(e('HOLDS_INTEREST', _, _), Edges),
     findall(O, ( member(e('ASSERTS', O, C), Edges), claim(C, T), tk_reciprocation_type(T), \+ tk_was_reciprocator(O, Edges) ), R0),
     sort(R0, NewReciprocators),
@@ -226,7 +236,26 @@ added_parts(tk_model, Added, Model0, [1-NewFlags, 2-NewRecords, 3-NewRanks]) :-
     \+ memberchk(_-t(returned, unknown, []), NewFlags),
     findall(R, ( member(X, Touched), tk_own_tallies(X, NewFlags, Ts), Ts \== [], tk_record(X, Ts, R) ), NewRecords),
     % a record's one candidate (its mode) takes the place of its old one
-    tk_scored(NewRecords, Scored), rank_entries(Scored, NewRanks).
+    tk_scored(NewRecords, Scored), rank_entries(Scored, NewRanks),
+    arg(2, Model0, HeldRecords), arg(4, Model0, HeldCited),
+    tk_cited_moved(NewRecords, HeldRecords, HeldCited, CitedPuts, Gone, Came),
+    note_evidence_moved(tk_modes, Gone, Came).
+
+% tk_cited_moved(+NewRecords, +Records0, +Cited0, -Puts, -Gone, -Came): the citing counts (tk_cited/2) of the ids the new
+% records cite or their old ones cited (read by their actors: kept_keyed/4), each old record's ids counted out and each
+% new one's in: Puts the counts that moved, as replaced(Gone, Counts), Gone the ids no record cites any more and Came
+% those no record cited before (sorted, for note_evidence_moved/3)
+tk_cited_moved(NewRecords, Records0, Cited0, replaced(Gone, Counts), Gone, Came) :-
+    findall(X, member(r(X, _, _), NewRecords), Actors),
+    kept_keyed(Records0, 1, Actors, OldRecords),
+    findall(Id-Step, ( ( member(R, OldRecords), Step = -1 ; member(R, NewRecords), Step = 1 ), tk_cites(R, Ids), member(Id, Ids) ), Steps0),
+    keysort(Steps0, Steps), group_pairs_by_key(Steps, ById),
+    findall(Id-D, ( member(Id-Ss, ById), sum_list(Ss, D), D =\= 0 ), Moves), pairs_keys(Moves, Ids),
+    kept_keyed(Cited0, 1, Ids, Before),
+    findall(Id-N0-N, ( member(Id-D, Moves), ( memberchk(Id-N0, Before) -> true ; N0 = 0 ), N is N0 + D ), Moved),
+    findall(Id, member(Id-_-0, Moved), Gone),
+    findall(Id, member(Id-0-_, Moved), Came),
+    findall(Id-N, ( member(Id-_-N, Moved), N > 0 ), Counts).
 
 tk_reciprocation_type('Offer').
 tk_reciprocation_type('Concession').
@@ -348,8 +377,9 @@ finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is t
 
 % the styles are the reading when the sides handle the conflict differently (one competes, the
 % other yields or avoids); one style for all is a weak reading
+% (the evidence, the ids the records' modes cite, is kept in the model with the records citing each: tk_cited/2)
 strength(modes-N, Score, Ids) :-
-    tk_records(Records), Records = [_|_],
+    tk_model(tkm(_, Records, _, Cited)), Records = [_|_],
     findall(M, member(r(_, _, M), Records), M0), sort(M0, Modes), length(Modes, N),
-    findall(I, ( member(r(_, Lists, M), Records), member(M-c(_, Samples), Lists), append(Samples, I) ), I0), append(I0, I1), sort(I1, Ids),
+    pairs_keys(Cited, Ids),
     ( N >= 2 -> W = 0.8 ; W = 0.45 ), reading_strength(W, Ids, Score).

@@ -1409,7 +1409,7 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
       });
     const names = [
       'bn_ranks/0', 'bn_threatened/0', 'dt_pair_moves/0', 'dt_ranks/0', 'fr_profile/0', 'fr_ranks/0', 'fu_batna_records/0',
-      'fu_interest_answers/1', 'fu_interest_answers/2', 'fu_ranks/2', 'tk_model/1', 'tk_model/2', 'tk_model/3',
+      'fu_interest_answers/1', 'fu_interest_answers/2', 'fu_ranks/2', 'tk_model/1', 'tk_model/2', 'tk_model/3', 'tk_model/4',
     ];
     const expectInOrder = (on: GraphIndex, state: string) => {
       const found = lists(on);
@@ -1575,7 +1575,7 @@ ${addedParts}`;
     const { rules, model, graph, fresh } = await tkModelInParts();
     // the model's entries with every part made anew, as a first growth makes them (lib/graph.pl shape_put/4), to store
     const made =
-      "active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, parted(Es)), member(K-r(parted(Shape), Rd), Es), functor(Shape, tkm, 3), !, entries_joined([K-r(parted(Shape), Rd)], [_-r(answer(Whole), _)]), shape_put([1-1, 2-1, 3-4], Whole, [], Fresh), nb_setval('$parley_test_store', S-[K-r(parted(Fresh), Rd)])";
+      "active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, parted(Es)), member(K-r(parted(Shape), Rd), Es), functor(Shape, tkm, 4), !, entries_joined([K-r(parted(Shape), Rd)], [_-r(answer(Whole), _)]), shape_put([1-1, 2-1, 3-4, 4-1], Whole, [], Fresh), nb_setval('$parley_test_store', S-[K-r(parted(Fresh), Rd)])";
     const store = "nb_getval('$parley_test_store', S-Es), memo_store(S, Es)";
     rules.solveLibrary(made, [], { graph });
     const [[spent]] = rules.solveLibrary(`statistics(inferences, I0), ${store}, statistics(inferences, I1), N is I1 - I0`, ['N'], { graph });
@@ -1596,13 +1596,13 @@ ${addedParts}`;
     const { rules, model, graph, fresh } = await tkModelInParts();
     // the model's slot and entry, in parts or whole (a run finds it again whole where a cut left the slot without it)
     const slot =
-      'active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, Record), ( Record = parted(Es) -> true ; Es = Record ), member(K-r(Found, Rd), Es), ( Found = parted(Shape) ; Found = answer(Shape) ), functor(Shape, tkm, 3), !';
-    const inParts = `( ${slot}, Found = answer(Whole) -> shape_put([1-1, 2-1, 3-4], Whole, [], Made), memo_store(S, [K-r(parted(Made), Rd)]) ; true )`;
+      'active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, Record), ( Record = parted(Es) -> true ; Es = Record ), member(K-r(Found, Rd), Es), ( Found = parted(Shape) ; Found = answer(Shape) ), functor(Shape, tkm, 4), !';
+    const inParts = `( ${slot}, Found = answer(Whole) -> shape_put([1-1, 2-1, 3-4, 4-1], Whole, [], Made), memo_store(S, [K-r(parted(Made), Rd)]) ; true )`;
     // the records' second part made anew with its own entries, as a write that changes one actor's record makes it (a put
     // that changes nothing keeps the part's record), the others held
     const ordinary =
-      "Shape = tkm(Flags, '$parley_parts'(Ps), Ranks), nth1(2, Ps, F2-R2), instance(R2, Second-[]), selectchk(F2-R2, Ps, F2-new(Second), Made), " +
-      "nb_setval('$parley_test_store', S-[K-r(parted(tkm(Flags, '$parley_parts'(Made), Ranks)), Rd)])";
+      "Shape = tkm(Flags, '$parley_parts'(Ps), Ranks, Cited), nth1(2, Ps, F2-R2), instance(R2, Second-[]), selectchk(F2-R2, Ps, F2-new(Second), Made), " +
+      "nb_setval('$parley_test_store', S-[K-r(parted(tkm(Flags, '$parley_parts'(Made), Ranks, Cited)), Rd)])";
     const made = `${slot}, ${ordinary}`;
     const store = "nb_getval('$parley_test_store', S-Es), memo_store(S, Es)";
     /** `goal` over the view, each in a call of its own (its variables its own), which must succeed. */
@@ -1619,8 +1619,9 @@ ${addedParts}`;
       ['A', 'B', 'C'],
       { graph },
     );
-    // the records' two other parts and the ranking table's three (no actor conceded: no flags), each held by reference
-    expect([anew, held, other]).toEqual([1, 5, 0]);
+    // the records' two other parts, the ranking table's three and the cited ids' three (no actor conceded: no flags), each
+    // held by reference
+    expect([anew, held, other]).toEqual([1, 8, 0]);
     const [[spent]] = rules.solveLibrary(`statistics(inferences, I0), ${store}, statistics(inferences, I1), N is I1 - I0`, ['N'], { graph });
     const wrong: number[] = [], leaked: number[] = [];
     storeAtEveryLimit(rules, graph, store, spent as number, () => ask(inParts, made), (limit) => {
