@@ -2377,3 +2377,123 @@ describe('fearon\'s stakes grown by a write that adds a place or an issue (h-fea
     expectFoundAgain(rules, 'fe_stakes', graph, read, run, ['rl(a,b,[r1],[r1])', 'rl(x,y,[r3],[r4])', 'ind(a,b,l2,[l2,r1,r1])', 'ind(x,y,sovereign,[r3,r4])']);
   });
 });
+
+describe('thomas_kilmann\'s evidence after a write: the ids its records cite counted per id, and the fit\'s tally grown by the ids gone and come (h-tally)', () => {
+  /** The ids the records' modes cite with their counts (tk_model's fourth list, whole), as text. */
+  const citedOf = (rules: RuleRegistry) => firstAnswer(rules, 'thomas_kilmann', 'tk_model(tkm(_, _, _, C)), format(string(L), "~w", [C])');
+  const fitsOf = (rules: RuleRegistry) => firstAnswer(rules, 'thomas_kilmann', 'findall(C-S-E, strength(C, S, E), F), format(string(L), "~w", [F])');
+  /** The move the write's growth noted (lib/conflict.pl note_evidence_moved/3), as text: the ids gone and come. */
+  const movedOf = (rules: RuleRegistry) => firstAnswer(rules, 'thomas_kilmann', 'nb_getval(parley_evidence_moved, Ns), memberchk(tk_modes-M, Ns), format(string(L), "~w", [M])');
+  /**
+   * Before the fit runs after the write: its tally over the new evidence grown from the one kept over the evidence before
+   * (moves_tally_moved/3 must find it), and the same as counting the new evidence again, as text.
+   */
+  const grownAndCounted = (rules: RuleRegistry) =>
+    firstAnswer(
+      rules,
+      'thomas_kilmann',
+      'tk_model(tkm(_, _, _, C)), pairs_keys(C, Ids), recent_window(W), moves_tally_moved(Ids, W, T), moves_tally(Ids, W, T0), format(string(L), "~w", [T-T0])',
+    );
+
+  /** After a write handed over: the note's move, the tally grown as counted, the cited ids, fits and run as a fresh copy's. */
+  function expectMoved(rules: RuleRegistry, graph: GraphIndex, run: (on: GraphIndex) => unknown, moved: string) {
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, 'tk_model', graph)).toBe(1);
+    expect(movedOf(rules)(graph)).toBe(moved);
+    const [grown, counted] = (grownAndCounted(rules)(graph) as string).split('-');
+    expect(grown).toBe(counted);
+    const copy = copyOf(graph);
+    expect(citedOf(rules)(graph)).toEqual(citedOf(rules)(copy));
+    expect(fitsOf(rules)(graph)).toEqual(fitsOf(rules)(copy));
+    expect(run(graph)).toEqual(run(copy));
+  }
+
+  // 70 actors of one Demand each (the fit's tally is kept only over evidence of 64 ids or more: shared_set/1), a with two
+  // Demands, b and c both at one CONSULT (one event cited by two records), b with an Offer too; half the claims recent
+  const claimOn = (id: string, type: string, recent: boolean) => datedClaim(id, type, `${type} ${id}`, recent ? '2024-04-01' : '2023-01-01');
+  const fillers = Array.from({ length: 70 }, (_, i) => `f${i}`);
+  const base = () =>
+    GraphIndex.fromRecords(
+      [
+        ...[...fillers, 'a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        ...fillers.map((id, i) => claimOn(`d-${id}`, 'Demand', i % 2 === 0)),
+        claimOn('d-a1', 'Demand', true), claimOn('d-a2', 'Demand', false), claimOn('o-b1', 'Offer', true), datedEvent('talks', 'CONSULT', '2024-04-02'),
+      ],
+      [
+        ...fillers.map((id) => edge(`s-${id}`, 'ASSERTS', id, `d-${id}`)),
+        edge('s-a1', 'ASSERTS', 'a', 'd-a1'), edge('s-a2', 'ASSERTS', 'a', 'd-a2'), edge('s-b1', 'ASSERTS', 'b', 'o-b1'),
+        edge('p-b', 'PARTICIPATES_IN', 'b', 'talks'), edge('p-c', 'PARTICIPATES_IN', 'c', 'talks'),
+      ],
+    );
+
+  it('an actor whose mode flips from competing to collaborating and back takes its old mode\'s ids out of the evidence and its new mode\'s in (those of an earlier write too); the tally grown by them equals a count, and the evidence, fits and runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const graph = base();
+    run(graph);
+    expect(citedOf(rules)(graph)).toContain('d-a1-1');
+    // talks three times (a first offer would have the model found again: thomas_kilmann's added_parts/4): collaborating 3
+    // against competing 2
+    putLogged(graph, ['k-a1', 'k-a2', 'k-a3'].map((id, i) => datedEvent(id, 'CONSULT', i > 0 ? '2024-04-02' : '2023-01-02')), ['k-a1', 'k-a2', 'k-a3'].map((id) => edge(`p-${id}`, 'PARTICIPATES_IN', 'a', id)));
+    expectMoved(rules, graph, run, 'moved([d-a1,d-a2],[k-a1,k-a2,k-a3])');
+    expect(citedOf(rules)(graph)).not.toContain('d-a1');
+    // two demands more: competing 4 against collaborating 3; the earlier write's talks leave, the first demands come back
+    putLogged(graph, ['d-a3', 'd-a4'].map((id) => claimOn(id, 'Demand', true)), ['d-a3', 'd-a4'].map((id) => edge(`s-${id}`, 'ASSERTS', 'a', id)));
+    expectMoved(rules, graph, run, 'moved([k-a1,k-a2,k-a3],[d-a1,d-a2,d-a3,d-a4])');
+  });
+
+  it('an id two records cite stays in the evidence when one of them stops citing it, its count down by one; it leaves when the other does', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const graph = base();
+    run(graph);
+    expect(citedOf(rules)(graph)).toContain('talks-2');
+    // c competes now (two threats against the talks): the talks stay, cited by b alone
+    putLogged(graph, ['t-c1', 't-c2'].map((id) => claimOn(id, 'Threat', true)), ['t-c1', 't-c2'].map((id) => edge(`s-${id}`, 'ASSERTS', 'c', id)));
+    expectMoved(rules, graph, run, 'moved([],[t-c1,t-c2])');
+    expect(citedOf(rules)(graph)).toContain('talks-1');
+    // b avoids now (three rejections against an offer and the talks): the talks and the offer leave
+    putLogged(
+      graph,
+      ['v1', 'v2', 'v3'].map((id) => datedEvent(id, 'REJECT', '2024-04-03')),
+      ['v1', 'v2', 'v3'].map((id) => edge(`p-${id}`, 'PARTICIPATES_IN', 'b', id, 'perpetrator')),
+    );
+    expectMoved(rules, graph, run, 'moved([o-b1,talks],[v1,v2,v3])');
+    expect(citedOf(rules)(graph)).not.toContain('talks');
+  });
+
+  it('over a generated graph of 10k facts and three ingest-like writes, its evidence in parts and its fits equal a fresh copy\'s after each', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const graph = generatedIndex(generate(10_000).write, at);
+    run(graph);
+    for (const prefix of ['t1', 't2', 't3']) {
+      putLogged(graph, ...ingestLike(graph, prefix));
+      rules.solveLibrary('true', [], { graph });
+      expect(keptUnder(rules, 'tk_model', graph)).toBe(1);
+      const copy = copyOf(graph);
+      expect(citedOf(rules)(graph)).toEqual(citedOf(rules)(copy));
+      expect(fitsOf(rules)(graph)).toEqual(fitsOf(rules)(copy));
+      expect(run(graph)).toEqual(run(copy));
+    }
+  }, 120_000);
+
+  it('kept_keyed/4 reads the entries of sorted keys from a list in parts (keys held, missing, before the first part and past the last), as a search of the list whole finds them, for a key argument and a pair key', () => {
+    // 40 random lists of 0 to 1,500 entries, in parts of 256 (list_put/4 into an empty list), each read for 0 to 60 keys
+    const [[bad, rounds]] = registry.solveLibrary(
+      `set_random(seed(23)),
+      findall(Bad, ( between(1, 40, Round), member(KeyArg, [1, 1-2]),
+          random_between(0, 1500, N), findall(p(X, Y, v), ( between(1, N, _), random_between(1, 60, X), random_between(1, 60, Y) ), Raw),
+          ( KeyArg == 1 -> sort(1, @<, Raw, List) ; keyed_sort(1-2, Raw, List) ),
+          list_put([], KeyArg, List, Held),
+          random_between(0, 60, K), findall(Key, ( between(1, K, _), random_between(0, 61, X), random_between(0, 61, Y), ( KeyArg == 1 -> Key = X ; Key = X-Y ) ), Keys0), sort(Keys0, Keys),
+          kept_keyed(Held, KeyArg, Keys, Found),
+          findall(E, ( member(Key, Keys), member(E, List), entry_key(KeyArg, E, Key) ), Expected),
+          kept_keyed(List, KeyArg, Keys, FoundWhole),
+          ( Found == Expected, FoundWhole == Expected -> Bad = ok ; Bad = Round-KeyArg ) ), Outcomes),
+      exclude(==(ok), Outcomes, Bads), format(string(B), '~w', [Bads]), length(Outcomes, R)`,
+      ['B', 'R'],
+      { graph: GraphIndex.fromRecords([], []) },
+      { timeLimitMs: 60_000 },
+    );
+    expect(bad).toBe('[]');
+    expect(rounds).toBe(80);
+  });
+});
