@@ -185,22 +185,16 @@ tk_records(Records) :- tk_model(tkm(_, Records, _, _)).
 ranks(Table) :- tk_model(tkm(_, _, Table, _)).
 
 % tk_model(-tkm(Flags, Records, Ranks, Cited)): the concession flags, the records, their ranking table and the ids the
-% records' modes cite (tk_cited/2), computed once per graph view and kept together (view_set/3: read without the copy a
-% table makes, some 17 ms at 100k facts), so that a write grows them all (added_parts/4 below)
+% records' modes cite (lib/conflict.pl cited_counts/3), computed once per graph view and kept together (view_set/3: read
+% without the copy a table makes, some 17 ms at 100k facts), so that a write grows them all (added_parts/4 below)
 tk_model(Model) :- view_set(tk_model, tk_model_, Model).
 tk_model_(tkm(Flags, Records, Ranks, Cited)) :-
     tk_concession_flags_(Flags), tk_tallies(Flags, ByActor),
     findall(R, ( member(A-Ts, ByActor), tk_record(A, Ts, R) ), Records),
-    tk_scored(Records, Scored), rank_entries(Scored, Ranks), tk_cited(Records, Cited).
+    tk_scored(Records, Scored), rank_entries(Scored, Ranks), cited_counts(tk_cites, Records, Cited).
 
-% tk_cited(+Records, -Cited): Id-N for each id the records cite as samples of their modes (strength/3's evidence), N the
-% records citing it, sorted by id: a write's growth moves the counts of its touched records' ids (tk_cited_moved/6),
-% where the evidence was gathered again from every record after every write (355k inferences at 1M facts), and an id
-% leaves the evidence only when no record cites it
-tk_cited(Records, Cited) :-
-    findall(Ids, ( member(R, Records), tk_cites(R, Ids) ), Lists), append(Lists, All), msort(All, Sorted), clumped(Sorted, Cited).
-
-% tk_cites(+Record, -Ids): the ids a record cites as samples of its mode, sorted
+% tk_cites(+Record, -Ids): the ids a record cites as samples of its mode, sorted (strength/3's evidence: lib/conflict.pl
+% cited_counts/3)
 tk_cites(r(_, Lists, Mode), Ids) :- memberchk(Mode-c(_, Samples), Lists), append(Samples, Ids0), sort(Ids0, Ids).
 
 % tk_scored(+Records, -Scored): the Key-Subject-Score candidates of the records (rank/3's)
@@ -238,24 +232,8 @@ added_parts(tk_model, Added, Model0, [1-NewFlags, 2-NewRecords, 3-NewRanks, 4-Ci
     % a record's one candidate (its mode) takes the place of its old one
     tk_scored(NewRecords, Scored), rank_entries(Scored, NewRanks),
     arg(2, Model0, HeldRecords), arg(4, Model0, HeldCited),
-    tk_cited_moved(NewRecords, HeldRecords, HeldCited, CitedPuts, Gone, Came),
+    cited_moved(tk_cites, 1, NewRecords, HeldRecords, HeldCited, CitedPuts, Gone, Came),
     note_evidence_moved(tk_modes, Gone, Came).
-
-% tk_cited_moved(+NewRecords, +Records0, +Cited0, -Puts, -Gone, -Came): the citing counts (tk_cited/2) of the ids the new
-% records cite or their old ones cited (read by their actors: kept_keyed/4), each old record's ids counted out and each
-% new one's in: Puts the counts that moved, as replaced(Gone, Counts), Gone the ids no record cites any more and Came
-% those no record cited before (sorted, for note_evidence_moved/3)
-tk_cited_moved(NewRecords, Records0, Cited0, replaced(Gone, Counts), Gone, Came) :-
-    findall(X, member(r(X, _, _), NewRecords), Actors),
-    kept_keyed(Records0, 1, Actors, OldRecords),
-    findall(Id-Step, ( ( member(R, OldRecords), Step = -1 ; member(R, NewRecords), Step = 1 ), tk_cites(R, Ids), member(Id, Ids) ), Steps0),
-    keysort(Steps0, Steps), group_pairs_by_key(Steps, ById),
-    findall(Id-D, ( member(Id-Ss, ById), sum_list(Ss, D), D =\= 0 ), Moves), pairs_keys(Moves, Ids),
-    kept_keyed(Cited0, 1, Ids, Before),
-    findall(Id-N0-N, ( member(Id-D, Moves), ( memberchk(Id-N0, Before) -> true ; N0 = 0 ), N is N0 + D ), Moved),
-    findall(Id, member(Id-_-0, Moved), Gone),
-    findall(Id, member(Id-0-_, Moved), Came),
-    findall(Id-N, ( member(Id-_-N, Moved), N > 0 ), Counts).
 
 tk_reciprocation_type('Offer').
 tk_reciprocation_type('Concession').
@@ -377,7 +355,7 @@ finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is t
 
 % the styles are the reading when the sides handle the conflict differently (one competes, the
 % other yields or avoids); one style for all is a weak reading
-% (the evidence, the ids the records' modes cite, is kept in the model with the records citing each: tk_cited/2)
+% (the evidence, the ids the records' modes cite, is kept in the model with the records citing each: cited_counts/3)
 strength(modes-N, Score, Ids) :-
     tk_model(tkm(_, Records, _, Cited)), Records = [_|_],
     findall(M, member(r(_, _, M), Records), M0), sort(M0, Modes), length(Modes, N),

@@ -950,7 +950,8 @@ defines_added_answer(Module) :-
 % entries to put in place of those of the same keys, as put_by_subject/3 and ranks_put/3 merge them, or replaced(Gone,
 % Entries), the entries of the keys Gone taken out first (as ranks_replace/4 and a walk of without/3 take them out): a
 % list of them, or replaced/2, for a list, Arg-Entries (or Arg-replaced(Gone, Entries)) for each list argument that
-% changes; Answer the answer before the write, whose lists it reads whole, where it must, by kept_list/2.
+% changes; Answer the answer before the write, whose lists it reads whole, where it must, by kept_list/2, or a few keys'
+% entries by kept_keyed/4 (a touched subject's old entry: the parts those keys fall in, not the whole list).
 % In the slot's record (parted/1 of the entries) such an answer is r(parted(Shape), Reads): Shape the answer with each
 % list as '$parley_parts'(Parts), Parts First-Ref of each part in order (First its first entry's key), a part the
 % record Entries-Tail, its tail left open, so that a read joins the parts by unifying each tail with the next part
