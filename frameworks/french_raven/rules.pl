@@ -108,12 +108,12 @@ added_answer(fr_citing(Base), Added, Groups0, Groups) :-
 % the ids they cite (fr_cited/1)
 fr_profile(Profiles) :- view_set(fr_profile, fr_compute_profile, frp(Profiles, _)).
 
-% fr_cited(-Cited): Id-N for each id the profiles cite (strength/3's evidence), N the profiles citing it (lib/conflict.pl
-% cited_counts/3), kept with the profiles and grown with them
+% fr_cited(-Cited): Id-N for each id the profiles cite (strength/3's evidence), N the times their bases cite it
+% (lib/conflict.pl cited_counts/3), kept with the profiles and grown with them
 fr_cited(Cited) :- view_set(fr_profile, fr_compute_profile, frp(_, Cited)).
 
-% fr_cites(+Profile, -Ids): the ids of every base of a profile, sorted
-fr_cites(p(_, Bases), Ids) :- findall(I, member(_-c(_, I), Bases), Is), append(Is, Ids0), sort(Ids0, Ids).
+% fr_cites(+Profile, -Ids): the ids of each base of a profile
+fr_cites(p(_, Bases), Ids) :- member(_-c(_, Ids), Bases).
 
 % ranks(-Table): the candidates of rank/3 as a ranking table (lib/conflict.pl rank_table/2), kept with view_set/3
 % apart from the profiles (the profiles' many readers need not copy it) and grown with them, so that the ranking after
@@ -236,7 +236,7 @@ finding(dominant_base, [A, Base], Sentence, [A | Ids], [Base, 'the dominant base
 
 % power is in every conflict: the reading is the stronger the more bases of power the actors use
 % (0.4 and 0.1 a base), its evidence every move of every base
-% (the evidence is kept with the profiles, each id with the profiles citing it: fr_cited/1)
+% (the evidence is kept with the profiles, each id with the times they cite it: fr_cited/1)
 strength(bases-N, Score, Ids) :-
     fr_profile(Ps), findall(B, ( member(p(_, Bases), Ps), member(B-_, Bases) ), B0), B0 = [_|_], sort(B0, Bs), length(Bs, N),
     fr_cited(Cited), pairs_keys(Cited, Ids),

@@ -193,9 +193,9 @@ tk_model_(tkm(Flags, Records, Ranks, Cited)) :-
     findall(R, ( member(A-Ts, ByActor), tk_record(A, Ts, R) ), Records),
     tk_scored(Records, Scored), rank_entries(Scored, Ranks), cited_counts(tk_cites, Records, Cited).
 
-% tk_cites(+Record, -Ids): the ids a record cites as samples of its mode, sorted (strength/3's evidence: lib/conflict.pl
+% tk_cites(+Record, -Ids): each list of ids a record cites as samples of its mode (strength/3's evidence: lib/conflict.pl
 % cited_counts/3)
-tk_cites(r(_, Lists, Mode), Ids) :- memberchk(Mode-c(_, Samples), Lists), append(Samples, Ids0), sort(Ids0, Ids).
+tk_cites(r(_, Lists, Mode), Ids) :- memberchk(Mode-c(_, Samples), Lists), member(Ids, Samples).
 
 % tk_scored(+Records, -Scored): the Key-Subject-Score candidates of the records (rank/3's)
 tk_scored(Records, Scored) :- findall(mode-A-N, ( member(R, Records), tk_rank(R, A, N) ), Scored).
@@ -355,7 +355,7 @@ finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is t
 
 % the styles are the reading when the sides handle the conflict differently (one competes, the
 % other yields or avoids); one style for all is a weak reading
-% (the evidence, the ids the records' modes cite, is kept in the model with the records citing each: cited_counts/3)
+% (the evidence, the ids the records' modes cite, is kept in the model with the times they cite each: cited_counts/3)
 strength(modes-N, Score, Ids) :-
     tk_model(tkm(_, Records, _, Cited)), Records = [_|_],
     findall(M, member(r(_, _, M), Records), M0), sort(M0, Modes), length(Modes, N),

@@ -733,14 +733,17 @@ note_evidence_moved(Name, Gone, Came) :-
     ( selectchk(Name-_, Notes0, Notes1) -> true ; Notes1 = Notes0 ),
     nb_setval(parley_evidence_moved, [Name-moved(Gone, Came) | Notes1]).
 
-% cited_counts(:Cites, +Entries, -Cited): Id-N for each id the Entries of a model cite (call(Cites, Entry, Ids), Ids sorted),
-% N the entries citing it, sorted by id: a conclusion's evidence kept with the model, so that a write's growth moves the
-% counts of its touched entries' ids (cited_moved/7), where the evidence was gathered again from every entry after every
-% write (thomas_kilmann's and french_raven's fits: 356k and 341k inferences at 1M facts), and an id leaves the evidence
-% only when no entry cites it. Kept in parts (parted_answer/2's list keyed by 1)
+% cited_counts(:Cites, +Entries, -Cited): Id-N for each id the Entries of a model cite (each answer of call(Cites, Entry,
+% Ids) a list of ids: an entry's samples, as its run gathers them), N the times they cite it, sorted by id: a conclusion's
+% evidence kept with the model, so that a write's growth moves the counts of its touched entries' ids (cited_moved/8),
+% where the evidence was gathered again from every entry after every write (thomas_kilmann's and french_raven's fits:
+% 356k and 341k inferences at 1M facts), and an id leaves the evidence only when nothing cites it. The lists are counted
+% as they come (msort/2 and clumped/2), not each entry's sorted first: a findall and a sort an entry cost french_raven's
+% fresh run 400k inferences more at 1M facts. Kept in parts (parted_answer/2's list keyed by 1)
 :- meta_predicate cited_counts(2, +, -), cited_moved(2, +, +, +, +, -, -, -).
 cited_counts(Cites, Entries, Cited) :-
-    findall(Ids, ( member(Entry, Entries), call(Cites, Entry, Ids) ), Lists), append(Lists, All), msort(All, Sorted), clumped(Sorted, Cited).
+    findall(Ids, ( member(Entry, Entries), call(Cites, Entry, Ids) ), Lists), append(Lists, All), msort(All, Sorted),
+    clumped(Sorted, Cited).
 
 % cited_moved(:Cites, +KeyArg, +NewEntries, +Entries0, +Cited0, -Puts, -Gone, -Came): the counts of cited_counts/3 moved by
 % a growth that puts NewEntries (sorted by their key, argument KeyArg) in place of those of the same keys in Entries0 and
@@ -750,7 +753,8 @@ cited_counts(Cites, Entries, Cited) :-
 cited_moved(Cites, KeyArg, NewEntries, Entries0, Cited0, replaced(Gone, Counts), Gone, Came) :-
     findall(Key, ( member(Entry, NewEntries), arg(KeyArg, Entry, Key) ), Keys),
     kept_keyed(Entries0, KeyArg, Keys, OldEntries),
-    findall(Id-Step, ( ( member(Entry, OldEntries), Step = -1 ; member(Entry, NewEntries), Step = 1 ), call(Cites, Entry, Ids), member(Id, Ids) ), Steps0),
+    findall(Id-Step, ( ( member(Entry, OldEntries), Step = -1 ; member(Entry, NewEntries), Step = 1 ),
+                       call(Cites, Entry, Ids), member(Id, Ids) ), Steps0),
     keysort(Steps0, Steps), group_pairs_by_key(Steps, ById),
     findall(Id-D, ( member(Id-Ss, ById), sum_list(Ss, D), D =\= 0 ), Moves), pairs_keys(Moves, Ids),
     kept_keyed(Cited0, 1, Ids, Before),
