@@ -104,8 +104,16 @@ added_answer(fr_citing(Base), Added, Groups0, Groups) :-
     put_by_subject(Groups0, New, Groups).
 
 % fr_profile(-Profiles): p(Actor, [Base-c(Count, Ids)...]) for each actor with a base, bases in
-% tie-break order; computed once per graph view and kept with view_set/3 (read without the copy a table makes).
-fr_profile(Profiles) :- view_set(fr_profile, fr_compute_profile, Profiles).
+% tie-break order; computed once per graph view and kept with view_set/3 (read without the copy a table makes), with
+% the ids they cite (fr_cited/1)
+fr_profile(Profiles) :- view_set(fr_profile, fr_compute_profile, frp(Profiles, _)).
+
+% fr_cited(-Cited): Id-N for each id the profiles cite (strength/3's evidence), N the times their bases cite it
+% (lib/conflict.pl cited_counts/3), kept with the profiles and grown with them
+fr_cited(Cited) :- view_set(fr_profile, fr_compute_profile, frp(_, Cited)).
+
+% fr_cites(+Profile, -Ids): the ids of each base of a profile
+fr_cites(p(_, Bases), Ids) :- member(_-c(_, Ids), Bases).
 
 % ranks(-Table): the candidates of rank/3 as a ranking table (lib/conflict.pl rank_table/2), kept with view_set/3
 % apart from the profiles (the profiles' many readers need not copy it) and grown with them, so that the ranking after
@@ -116,19 +124,25 @@ fr_ranks_(Table) :- fr_profile(Profiles), fr_scored(Profiles, Scored), rank_entr
 % fr_scored(+Profiles, -Scored): the Key-Subject-Score candidates of the profiles (rank/3's)
 fr_scored(Profiles, Scored) :- findall(Key-Subject-N, ( member(P, Profiles), fr_rank(P, Key, Subject, N) ), Scored).
 
-fr_compute_profile(Profiles) :-
+fr_compute_profile(frp(Profiles, Cited)) :-
     findall(Ts, (fr_source(Base, G), fr_tally(G, Base, Ts)), Lists),
     append(Lists, All), msort(All, Sorted), group_pairs_by_key(Sorted, ByActor),
-    findall(p(A, Bases), (member(A-Ts, ByActor), fr_bases(Ts, Bases)), Profiles).
+    findall(p(A, Bases), (member(A-Ts, ByActor), fr_bases(Ts, Bases)), Profiles),
+    cited_counts(fr_cites, Profiles, Cited).
 
 % added_parts(+Key, +Added, +Answer, -Puts): the profiles with the records a write added (lib/graph.pl grown/3): the
 % profile of each node the write added or an edge added ends at (added_ends/2), found again from its own edges
 % (fr_own_source/3) and put in place of its old one (as put_by_subject/3 would), where a write of a claim or an event
-% had every profile found again from every grouping (some 40 % of a run after an ingest-like write). Both answers are
-% kept in parts (parted_answer/2, lib/graph.pl), by actor and by the ranking's Key-Subject.
-parted_answer(fr_profile, list(1)).
+% had every profile found again from every grouping (some 40 % of a run after an ingest-like write); the counts of the
+% ids they cite move by their old profiles' ids out and the new ones' in (lib/conflict.pl cited_moved/8). Both answers
+% are kept in parts (parted_answer/2, lib/graph.pl): the profiles and their cited ids by actor and by id, the ranking by
+% its Key-Subject.
+parted_answer(fr_profile, [1-1, 2-1]).
 parted_answer(fr_ranks, list(4)).
-added_parts(fr_profile, Added, _, New) :- fr_grown_profiles(Added, New).
+added_parts(fr_profile, Added, frp(Profiles0, Cited0), [1-New, 2-CitedPuts]) :-
+    fr_grown_profiles(Added, New),
+    cited_moved(fr_cites, 1, New, Profiles0, Cited0, CitedPuts, Gone, Came),
+    note_evidence_moved(fr_bases, Gone, Came).
 % the ranking takes the candidates of those profiles in place of theirs (an actor's bases and counts only grow with a
 % write, so its new candidates cover all of its old ones), as ranks_put/3 would
 added_parts(fr_ranks, Added, _, New) :- fr_grown_profiles(Added, Profiles), fr_scored(Profiles, Scored), rank_entries(Scored, New).
@@ -222,8 +236,8 @@ finding(dominant_base, [A, Base], Sentence, [A | Ids], [Base, 'the dominant base
 
 % power is in every conflict: the reading is the stronger the more bases of power the actors use
 % (0.4 and 0.1 a base), its evidence every move of every base
+% (the evidence is kept with the profiles, each id with the times they cite it: fr_cited/1)
 strength(bases-N, Score, Ids) :-
-    fr_profile(Ps), findall(B-I, ( member(p(_, Bases), Ps), member(B-c(_, I), Bases) ), BIs), BIs = [_|_],
-    findall(B, member(B-_, BIs), B0), sort(B0, Bs), length(Bs, N),
-    findall(I, member(_-I, BIs), I0), append(I0, I1), sort(I1, Ids),
+    fr_profile(Ps), findall(B, ( member(p(_, Bases), Ps), member(B-_, Bases) ), B0), B0 = [_|_], sort(B0, Bs), length(Bs, N),
+    fr_cited(Cited), pairs_keys(Cited, Ids),
     W is min(0.9, 0.4 + 0.1 * N), reading_strength(W, Ids, Score).

@@ -140,7 +140,7 @@ tk_tallies(Flags, ByActor) :-
 % someone on its other side (its opponents; everyone else when it has none) made an Offer or a
 % Concession. The concession groups and the opponents map, both sorted by actor, are walked
 % together. Read by the records and by the concessions' check, so kept for the graph view (tk_model/1).
-tk_concession_flags(Flags) :- tk_model(tkm(Flags, _, _)).
+tk_concession_flags(Flags) :- tk_model(tkm(Flags, _, _, _)).
 
 tk_concession_flags_(Flags) :-
     claims_by_actor('Concession', GC),
@@ -177,21 +177,25 @@ tk_opponents(Map) :-
 
 % tk_records(-Records): r(Actor, [Mode-c(Count, Samples)...], Mode) for each actor with moves:
 % the five modes in tie-break order (Samples: lists of the ids cited) and the dominant mode.
-tk_records(Records) :- tk_model(tkm(_, Records, _)).
+tk_records(Records) :- tk_model(tkm(_, Records, _, _)).
 
 % ranks(-Table): the candidates of rank/3 as a ranking table (lib/conflict.pl rank_table/2), kept in the model and grown
 % with its records, so that the ranking after a write no longer scores every record again (211k inferences at 1M facts
 % after an ingest-like write)
-ranks(Table) :- tk_model(tkm(_, _, Table)).
+ranks(Table) :- tk_model(tkm(_, _, Table, _)).
 
-% tk_model(-tkm(Flags, Records, Ranks)): the concession flags, the records and their ranking table, computed once per
-% graph view and kept together (view_set/3: read without the copy a table makes, some 17 ms at 100k facts), so that a
-% write grows them all (added_parts/4 below)
+% tk_model(-tkm(Flags, Records, Ranks, Cited)): the concession flags, the records, their ranking table and the ids the
+% records' modes cite (lib/conflict.pl cited_counts/3), computed once per graph view and kept together (view_set/3: read
+% without the copy a table makes, some 17 ms at 100k facts), so that a write grows them all (added_parts/4 below)
 tk_model(Model) :- view_set(tk_model, tk_model_, Model).
-tk_model_(tkm(Flags, Records, Ranks)) :-
+tk_model_(tkm(Flags, Records, Ranks, Cited)) :-
     tk_concession_flags_(Flags), tk_tallies(Flags, ByActor),
     findall(R, ( member(A-Ts, ByActor), tk_record(A, Ts, R) ), Records),
-    tk_scored(Records, Scored), rank_entries(Scored, Ranks).
+    tk_scored(Records, Scored), rank_entries(Scored, Ranks), cited_counts(tk_cites, Records, Cited).
+
+% tk_cites(+Record, -Ids): each list of ids a record cites as samples of its mode (strength/3's evidence: lib/conflict.pl
+% cited_counts/3)
+tk_cites(r(_, Lists, Mode), Ids) :- memberchk(Mode-c(_, Samples), Lists), member(Ids, Samples).
 
 % tk_scored(+Records, -Scored): the Key-Subject-Score candidates of the records (rank/3's)
 tk_scored(Records, Scored) :- findall(mode-A-N, ( member(R, Records), tk_rank(R, A, N) ), Scored).
@@ -209,8 +213,8 @@ tk_record(A, Ts, r(A, Lists, Mode)) :-
 % reciprocators of the whole view (an actor with no opponents, when no other actor conceded before or in the write).
 % The model is kept in parts (parted_answer/2, lib/graph.pl: its three lists, the flags and the records by actor, the
 % ranking table by Key-Subject as ranks_put/3 merges it), its old records read whole only where those checks need them.
-parted_answer(tk_model, [1-1, 2-1, 3-4]).
-added_parts(tk_model, Added, Model0, [1-NewFlags, 2-NewRecords, 3-NewRanks]) :-
+parted_answer(tk_model, [1-1, 2-1, 3-4, 4-1]).
+added_parts(tk_model, Added, Model0, [1-NewFlags, 2-NewRecords, 3-NewRanks, 4-CitedPuts]) :-
     Added = added(_, _, Flat), edges_added(Flat, Edges), \+ memberchk(e('HOLDS_INTEREST', _, _), Edges),
     findall(O, ( member(e('ASSERTS', O, C), Edges), claim(C, T), tk_reciprocation_type(T), \+ tk_was_reciprocator(O, Edges) ), R0),
     sort(R0, NewReciprocators),
@@ -226,7 +230,10 @@ added_parts(tk_model, Added, Model0, [1-NewFlags, 2-NewRecords, 3-NewRanks]) :-
     \+ memberchk(_-t(returned, unknown, []), NewFlags),
     findall(R, ( member(X, Touched), tk_own_tallies(X, NewFlags, Ts), Ts \== [], tk_record(X, Ts, R) ), NewRecords),
     % a record's one candidate (its mode) takes the place of its old one
-    tk_scored(NewRecords, Scored), rank_entries(Scored, NewRanks).
+    tk_scored(NewRecords, Scored), rank_entries(Scored, NewRanks),
+    arg(2, Model0, HeldRecords), arg(4, Model0, HeldCited),
+    cited_moved(tk_cites, 1, NewRecords, HeldRecords, HeldCited, CitedPuts, Gone, Came),
+    note_evidence_moved(tk_modes, Gone, Came).
 
 tk_reciprocation_type('Offer').
 tk_reciprocation_type('Concession').
@@ -348,8 +355,9 @@ finding(mode, [A, Mode], Sentence, [A | Ids], [Indicator, 'an actor''s mode is t
 
 % the styles are the reading when the sides handle the conflict differently (one competes, the
 % other yields or avoids); one style for all is a weak reading
+% (the evidence, the ids the records' modes cite, is kept in the model with the times they cite each: cited_counts/3)
 strength(modes-N, Score, Ids) :-
-    tk_records(Records), Records = [_|_],
+    tk_model(tkm(_, Records, _, Cited)), Records = [_|_],
     findall(M, member(r(_, _, M), Records), M0), sort(M0, Modes), length(Modes, N),
-    findall(I, ( member(r(_, Lists, M), Records), member(M-c(_, Samples), Lists), append(Samples, I) ), I0), append(I0, I1), sort(I1, Ids),
+    pairs_keys(Cited, Ids),
     ( N >= 2 -> W = 0.8 ; W = 0.45 ), reading_strength(W, Ids, Score).

@@ -1408,8 +1408,8 @@ describe('a module\'s answer kept in parts (lib/graph.pl parted_answer/2, added_
         return { name, state, order };
       });
     const names = [
-      'bn_ranks/0', 'bn_threatened/0', 'dt_pair_moves/0', 'dt_ranks/0', 'fr_profile/0', 'fr_ranks/0', 'fu_batna_records/0',
-      'fu_interest_answers/1', 'fu_interest_answers/2', 'fu_ranks/2', 'tk_model/1', 'tk_model/2', 'tk_model/3',
+      'bn_ranks/0', 'bn_threatened/0', 'dt_pair_moves/0', 'dt_ranks/0', 'fr_profile/1', 'fr_profile/2', 'fr_ranks/0', 'fu_batna_records/0',
+      'fu_interest_answers/1', 'fu_interest_answers/2', 'fu_ranks/2', 'tk_model/1', 'tk_model/2', 'tk_model/3', 'tk_model/4',
     ];
     const expectInOrder = (on: GraphIndex, state: string) => {
       const found = lists(on);
@@ -1575,7 +1575,7 @@ ${addedParts}`;
     const { rules, model, graph, fresh } = await tkModelInParts();
     // the model's entries with every part made anew, as a first growth makes them (lib/graph.pl shape_put/4), to store
     const made =
-      "active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, parted(Es)), member(K-r(parted(Shape), Rd), Es), functor(Shape, tkm, 3), !, entries_joined([K-r(parted(Shape), Rd)], [_-r(answer(Whole), _)]), shape_put([1-1, 2-1, 3-4], Whole, [], Fresh), nb_setval('$parley_test_store', S-[K-r(parted(Fresh), Rd)])";
+      "active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, parted(Es)), member(K-r(parted(Shape), Rd), Es), functor(Shape, tkm, 4), !, entries_joined([K-r(parted(Shape), Rd)], [_-r(answer(Whole), _)]), shape_put([1-1, 2-1, 3-4, 4-1], Whole, [], Fresh), nb_setval('$parley_test_store', S-[K-r(parted(Fresh), Rd)])";
     const store = "nb_getval('$parley_test_store', S-Es), memo_store(S, Es)";
     rules.solveLibrary(made, [], { graph });
     const [[spent]] = rules.solveLibrary(`statistics(inferences, I0), ${store}, statistics(inferences, I1), N is I1 - I0`, ['N'], { graph });
@@ -1596,13 +1596,13 @@ ${addedParts}`;
     const { rules, model, graph, fresh } = await tkModelInParts();
     // the model's slot and entry, in parts or whole (a run finds it again whole where a cut left the slot without it)
     const slot =
-      'active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, Record), ( Record = parted(Es) -> true ; Es = Record ), member(K-r(Found, Rd), Es), ( Found = parted(Shape) ; Found = answer(Shape) ), functor(Shape, tkm, 3), !';
-    const inParts = `( ${slot}, Found = answer(Whole) -> shape_put([1-1, 2-1, 3-4], Whole, [], Made), memo_store(S, [K-r(parted(Made), Rd)]) ; true )`;
+      'active_view(V), V:g_memo(S), user:g_kept(S, R), instance(R, Record), ( Record = parted(Es) -> true ; Es = Record ), member(K-r(Found, Rd), Es), ( Found = parted(Shape) ; Found = answer(Shape) ), functor(Shape, tkm, 4), !';
+    const inParts = `( ${slot}, Found = answer(Whole) -> shape_put([1-1, 2-1, 3-4, 4-1], Whole, [], Made), memo_store(S, [K-r(parted(Made), Rd)]) ; true )`;
     // the records' second part made anew with its own entries, as a write that changes one actor's record makes it (a put
     // that changes nothing keeps the part's record), the others held
     const ordinary =
-      "Shape = tkm(Flags, '$parley_parts'(Ps), Ranks), nth1(2, Ps, F2-R2), instance(R2, Second-[]), selectchk(F2-R2, Ps, F2-new(Second), Made), " +
-      "nb_setval('$parley_test_store', S-[K-r(parted(tkm(Flags, '$parley_parts'(Made), Ranks)), Rd)])";
+      "Shape = tkm(Flags, '$parley_parts'(Ps), Ranks, Cited), nth1(2, Ps, F2-R2), instance(R2, Second-[]), selectchk(F2-R2, Ps, F2-new(Second), Made), " +
+      "nb_setval('$parley_test_store', S-[K-r(parted(tkm(Flags, '$parley_parts'(Made), Ranks, Cited)), Rd)])";
     const made = `${slot}, ${ordinary}`;
     const store = "nb_getval('$parley_test_store', S-Es), memo_store(S, Es)";
     /** `goal` over the view, each in a call of its own (its variables its own), which must succeed. */
@@ -1619,8 +1619,9 @@ ${addedParts}`;
       ['A', 'B', 'C'],
       { graph },
     );
-    // the records' two other parts and the ranking table's three (no actor conceded: no flags), each held by reference
-    expect([anew, held, other]).toEqual([1, 5, 0]);
+    // the records' two other parts, the ranking table's three and the cited ids' three (no actor conceded: no flags), each
+    // held by reference
+    expect([anew, held, other]).toEqual([1, 8, 0]);
     const [[spent]] = rules.solveLibrary(`statistics(inferences, I0), ${store}, statistics(inferences, I1), N is I1 - I0`, ['N'], { graph });
     const wrong: number[] = [], leaked: number[] = [];
     storeAtEveryLimit(rules, graph, store, spent as number, () => ask(inParts, made), (limit) => {
@@ -2374,5 +2375,170 @@ describe('fearon\'s stakes grown by a write that adds a place or an issue (h-fea
     // Bunia: a's and b's shared red line is one of two naming it, k's the other
     putLogged(graph, [node('l2', 'Location', { label: 'Bunia' })], []);
     expectFoundAgain(rules, 'fe_stakes', graph, read, run, ['rl(a,b,[r1],[r1])', 'rl(x,y,[r3],[r4])', 'ind(a,b,l2,[l2,r1,r1])', 'ind(x,y,sovereign,[r3,r4])']);
+  });
+});
+
+describe('the fits\' evidence after a write: the ids thomas_kilmann\'s records and french_raven\'s profiles cite, counted per id, and the tally grown by the ids gone and come (h-tally)', () => {
+  /** Each framework's cited ids with their counts (lib/conflict.pl cited_counts/3), the goal that reads them, and the name of its note. */
+  const evidence = {
+    thomas_kilmann: { cited: 'tk_model(tkm(_, _, _, C))', note: 'tk_modes' },
+    french_raven: { cited: 'fr_cited(C)', note: 'fr_bases' },
+  } as const;
+  type Id = keyof typeof evidence;
+  /** The ids the framework's evidence cites with their counts, whole, as text. */
+  const citedOf = (rules: RuleRegistry, id: Id) => firstAnswer(rules, id, `${evidence[id].cited}, format(string(L), "~w", [C])`);
+  const fitsOf = (rules: RuleRegistry, id: Id) => firstAnswer(rules, id, 'findall(C-S-E, strength(C, S, E), F), format(string(L), "~w", [F])');
+  /** The move the write's growth noted (lib/conflict.pl note_evidence_moved/3), as text: the ids gone and come. */
+  const movedOf = (rules: RuleRegistry, id: Id) =>
+    firstAnswer(rules, id, `nb_getval(parley_evidence_moved, Ns), memberchk(${evidence[id].note}-M, Ns), format(string(L), "~w", [M])`);
+  /**
+   * Before the fit runs after the write: its tally over the new evidence grown from the one kept over the evidence before
+   * (moves_tally_moved/3 must find it), and the same as counting the new evidence again, as text.
+   */
+  const grownAndCounted = (rules: RuleRegistry, id: Id) =>
+    firstAnswer(rules, id, `${evidence[id].cited}, pairs_keys(C, Ids), recent_window(W), moves_tally_moved(Ids, W, T), moves_tally(Ids, W, T0), format(string(L), "~w", [T-T0])`);
+
+  /** After a write handed over: the note's move, the tally grown as counted, the cited ids, fits and run as a fresh copy's. */
+  function expectMoved(rules: RuleRegistry, id: Id, key: string, graph: GraphIndex, run: (on: GraphIndex) => unknown, moved: string) {
+    rules.solveLibrary('true', [], { graph });
+    expect(keptUnder(rules, key, graph)).toBe(1);
+    expect(movedOf(rules, id)(graph)).toBe(moved);
+    const [grown, counted] = (grownAndCounted(rules, id)(graph) as string).split('-');
+    expect(grown).toBe(counted);
+    const copy = copyOf(graph);
+    expect(citedOf(rules, id)(graph)).toEqual(citedOf(rules, id)(copy));
+    expect(fitsOf(rules, id)(graph)).toEqual(fitsOf(rules, id)(copy));
+    expect(run(graph)).toEqual(run(copy));
+  }
+
+  // 70 actors of one Demand and one Threat each (the fit's tally is kept only over evidence of 64 ids or more: shared_set/1);
+  // half the claims recent
+  const claimOn = (id: string, type: string, recent: boolean) => datedClaim(id, type, `${type} ${id}`, recent ? '2024-04-01' : '2023-01-01');
+  const fillers = Array.from({ length: 70 }, (_, i) => `f${i}`);
+  const withFillers = (nodes: NodeRecord[], edges: EdgeRecord[]) =>
+    GraphIndex.fromRecords(
+      [...fillers.map((id) => node(id, 'Actor', { label: id })), ...fillers.flatMap((id, i) => [claimOn(`d-${id}`, 'Demand', i % 2 === 0), claimOn(`t-${id}`, 'Threat', i % 2 === 1)]), ...nodes],
+      [...fillers.flatMap((id) => [edge(`s-${id}`, 'ASSERTS', id, `d-${id}`), edge(`u-${id}`, 'ASSERTS', id, `t-${id}`)]), ...edges],
+    );
+  // thomas_kilmann: a with two Demands, b and c both at one CONSULT (one event cited by two records), b with an Offer too
+  const tkBase = () =>
+    withFillers(
+      [
+        ...['a', 'b', 'c'].map((id) => node(id, 'Actor', { label: id })),
+        claimOn('d-a1', 'Demand', true), claimOn('d-a2', 'Demand', false), claimOn('o-b1', 'Offer', true), datedEvent('talks', 'CONSULT', '2024-04-02'),
+      ],
+      [
+        edge('s-a1', 'ASSERTS', 'a', 'd-a1'), edge('s-a2', 'ASSERTS', 'a', 'd-a2'), edge('s-b1', 'ASSERTS', 'b', 'o-b1'),
+        edge('p-b', 'PARTICIPATES_IN', 'b', 'talks'), edge('p-c', 'PARTICIPATES_IN', 'c', 'talks'),
+      ],
+    );
+
+  it('thomas_kilmann: an actor whose mode flips from competing to collaborating and back takes its old mode\'s ids out of the evidence and its new mode\'s in (those of an earlier write too); the tally grown by them equals a count, and the evidence, fits and runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const graph = tkBase();
+    run(graph);
+    expect(citedOf(rules, 'thomas_kilmann')(graph)).toContain('d-a1-1');
+    // talks three times (a first offer would have the model found again: thomas_kilmann's added_parts/4): collaborating 3
+    // against competing 2
+    putLogged(graph, ['k-a1', 'k-a2', 'k-a3'].map((id, i) => datedEvent(id, 'CONSULT', i > 0 ? '2024-04-02' : '2023-01-02')), ['k-a1', 'k-a2', 'k-a3'].map((id) => edge(`p-${id}`, 'PARTICIPATES_IN', 'a', id)));
+    expectMoved(rules, 'thomas_kilmann', 'tk_model', graph, run, 'moved([d-a1,d-a2],[k-a1,k-a2,k-a3])');
+    expect(citedOf(rules, 'thomas_kilmann')(graph)).not.toContain('d-a1');
+    // two demands more: competing 4 against collaborating 3; the earlier write's talks leave, the first demands come back
+    putLogged(graph, ['d-a3', 'd-a4'].map((id) => claimOn(id, 'Demand', true)), ['d-a3', 'd-a4'].map((id) => edge(`s-${id}`, 'ASSERTS', 'a', id)));
+    expectMoved(rules, 'thomas_kilmann', 'tk_model', graph, run, 'moved([k-a1,k-a2,k-a3],[d-a1,d-a2,d-a3,d-a4])');
+  });
+
+  it('thomas_kilmann: an id two records cite stays in the evidence when one of them stops citing it, its count down by one; it leaves when the other does', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const graph = tkBase();
+    run(graph);
+    expect(citedOf(rules, 'thomas_kilmann')(graph)).toContain('talks-2');
+    // c competes now (two threats against the talks): the talks stay, cited by b alone
+    putLogged(graph, ['t-c1', 't-c2'].map((id) => claimOn(id, 'Threat', true)), ['t-c1', 't-c2'].map((id) => edge(`s-${id}`, 'ASSERTS', 'c', id)));
+    expectMoved(rules, 'thomas_kilmann', 'tk_model', graph, run, 'moved([],[t-c1,t-c2])');
+    expect(citedOf(rules, 'thomas_kilmann')(graph)).toContain('talks-1');
+    // b avoids now (three rejections against an offer and the talks): the talks and the offer leave
+    putLogged(
+      graph,
+      ['v1', 'v2', 'v3'].map((id) => datedEvent(id, 'REJECT', '2024-04-03')),
+      ['v1', 'v2', 'v3'].map((id) => edge(`p-${id}`, 'PARTICIPATES_IN', 'b', id, 'perpetrator')),
+    );
+    expectMoved(rules, 'thomas_kilmann', 'tk_model', graph, run, 'moved([o-b1,talks],[v1,v2,v3])');
+    expect(citedOf(rules, 'thomas_kilmann')(graph)).not.toContain('talks');
+  });
+
+  it('a note that does not fit the evidence grows no tally: an id noted gone that is still in the evidence has the tally counted again, and the fit equals a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('thomas_kilmann');
+    const graph = tkBase();
+    run(graph);
+    putLogged(graph, ['t-c1', 't-c2'].map((id) => claimOn(id, 'Threat', true)), ['t-c1', 't-c2'].map((id) => edge(`s-${id}`, 'ASSERTS', 'c', id)));
+    rules.solveLibrary('true', [], { graph });
+    expect(movedOf(rules, 'thomas_kilmann')(graph)).toBe('moved([],[t-c1,t-c2])');
+    // d-f0, in the evidence before and after, noted gone: the list before is still New less Came, and its tally is found
+    // by its print (length and first id), but taking d-f0's moves out of it would miscount
+    rules.solveLibrary("note_evidence_moved(tk_modes, ['d-f0'], ['t-c1', 't-c2'])", [], { graph });
+    expect(rules.module('thomas_kilmann')!.solve('tk_model(tkm(_, _, _, C)), pairs_keys(C, Ids), recent_window(W), moves_tally_moved(Ids, W, _)', [], { graph })).toEqual([]);
+    expect(fitsOf(rules, 'thomas_kilmann')(graph)).toEqual(fitsOf(rules, 'thomas_kilmann')(copyOf(graph)));
+  });
+
+  it('french_raven: an attack pushed out of one perpetrator\'s first five stays in the evidence while the other perpetrator cites it, and leaves when it is pushed out of the other\'s; attacks already cited come in to no move; the tally grown equals a count, and the evidence, fits and runs equal a fresh copy\'s', async () => {
+    const { registry: rules, run } = await loadedFramework('french_raven');
+    // x perpetrates e2 to e6, y e6 alone
+    const attacks = ['e1', 'e2', 'e3', 'e4', 'e5', 'e6'];
+    const graph = withFillers(
+      [node('x', 'Actor', { label: 'x' }), node('y', 'Actor', { label: 'y' }), ...attacks.map((id, i) => datedEvent(id, 'ASSAULT', i % 2 ? '2024-04-02' : '2023-02-01'))],
+      [...attacks.slice(1).map((id) => edge(`px-${id}`, 'PARTICIPATES_IN', 'x', id, 'perpetrator')), edge('py-e6', 'PARTICIPATES_IN', 'y', 'e6', 'perpetrator')],
+    );
+    run(graph);
+    expect(citedOf(rules, 'french_raven')(graph)).toContain('e6-2');
+    expect(citedOf(rules, 'french_raven')(graph)).not.toContain('e1');
+    // x perpetrates e1 too: its first five are e1 to e5, and e6 stays, cited by y alone
+    putLogged(graph, [], [edge('px-e1', 'PARTICIPATES_IN', 'x', 'e1', 'perpetrator')]);
+    expectMoved(rules, 'french_raven', 'fr_profile', graph, run, 'moved([],[e1])');
+    expect(citedOf(rules, 'french_raven')(graph)).toContain('e6-1');
+    // y perpetrates e1 to e5: its first five no longer hold e6, which leaves; e1 to e5, cited by x already, come to no move
+    putLogged(graph, [], attacks.slice(0, 5).map((id) => edge(`py-${id}`, 'PARTICIPATES_IN', 'y', id, 'perpetrator')));
+    expectMoved(rules, 'french_raven', 'fr_profile', graph, run, 'moved([e6],[])');
+    expect(citedOf(rules, 'french_raven')(graph)).toContain('e1-2');
+    expect(citedOf(rules, 'french_raven')(graph)).not.toContain('e6');
+  });
+
+  for (const [id, key] of [['thomas_kilmann', 'tk_model'], ['french_raven', 'fr_profile']] as const) {
+    it(`${id}: over a generated graph of 10k facts and three ingest-like writes, its evidence in parts and its fits equal a fresh copy's after each`, async () => {
+      const { registry: rules, run } = await loadedFramework(id);
+      const graph = generatedIndex(generate(10_000).write, at);
+      run(graph);
+      for (const prefix of ['t1', 't2', 't3']) {
+        putLogged(graph, ...ingestLike(graph, prefix));
+        rules.solveLibrary('true', [], { graph });
+        expect(keptUnder(rules, key, graph)).toBe(1);
+        const copy = copyOf(graph);
+        expect(citedOf(rules, id)(graph)).toEqual(citedOf(rules, id)(copy));
+        expect(fitsOf(rules, id)(graph)).toEqual(fitsOf(rules, id)(copy));
+        expect(run(graph)).toEqual(run(copy));
+      }
+    }, 120_000);
+  }
+
+  it('kept_keyed/4 reads the entries of sorted keys from a list in parts (keys held, missing, before the first part and past the last), as a search of the list whole finds them, for a key argument and a pair key', () => {
+    // 40 random lists of 0 to 1,500 entries, in parts of 256 (list_put/4 into an empty list), each read for 0 to 60 keys
+    const [[bad, rounds]] = registry.solveLibrary(
+      `set_random(seed(23)),
+      findall(Bad, ( between(1, 40, Round), member(KeyArg, [1, 1-2]),
+          random_between(0, 1500, N), findall(p(X, Y, v), ( between(1, N, _), random_between(1, 60, X), random_between(1, 60, Y) ), Raw),
+          ( KeyArg == 1 -> sort(1, @<, Raw, List) ; keyed_sort(1-2, Raw, List) ),
+          list_put([], KeyArg, List, Held),
+          random_between(0, 60, K), findall(Key, ( between(1, K, _), random_between(0, 61, X), random_between(0, 61, Y), ( KeyArg == 1 -> Key = X ; Key = X-Y ) ), Keys0), sort(Keys0, Keys),
+          kept_keyed(Held, KeyArg, Keys, Found),
+          findall(E, ( member(Key, Keys), member(E, List), entry_key(KeyArg, E, Key) ), Expected),
+          kept_keyed(List, KeyArg, Keys, FoundWhole),
+          ( Found == Expected, FoundWhole == Expected -> Bad = ok ; Bad = Round-KeyArg ) ), Outcomes),
+      exclude(==(ok), Outcomes, Bads), format(string(B), '~w', [Bads]), length(Outcomes, R)`,
+      ['B', 'R'],
+      { graph: GraphIndex.fromRecords([], []) },
+      { timeLimitMs: 60_000 },
+    );
+    expect(bad).toBe('[]');
+    expect(rounds).toBe(80);
   });
 });
