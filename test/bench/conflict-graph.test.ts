@@ -18,7 +18,8 @@ const tolerance = (share: number, edges: number) => 3 * Math.sqrt((share * (1 - 
 /**
  * Smaller graphs, each a draw of its own, where an actor or a pair is drawn twice far more often than at 300k facts (36
  * to 714 actors, against 4,286): every size from 2,500 facts to 50,000 in steps of 500. A guard left out, or half of one,
- * makes parallel edges in 5 to 85 of these 96 draws, where one draw at 300k made one or none.
+ * makes parallel edges in 5 to 85 of these 96 draws; without the third participant's or the alliances', the one draw at
+ * 300k makes one or none.
  */
 const SMALL_SIZES = Array.from({ length: 96 }, (_, i) => 2_500 + 500 * i);
 
