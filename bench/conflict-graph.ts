@@ -252,10 +252,20 @@ export function generate(target: number, options: GenerateOptions = {}): Generat
     // extraction linked 6 of its 12 Interests to an Issue (CONCERNS)
     if (extracted && more() < 0.5) edge('CONCERNS', `n${i}`, issues[Math.floor(more() * issueCount)], {}, more);
   }
+  // a pair drawn again with the same kind would make a parallel edge, which the extracted shape leaves out; the default
+  // graph keeps it, to stay the graph earlier figures were measured on
+  const paired = new Set<string>();
   for (let i = 0; i < Math.ceil(actorCount * 0.6); i++) {
     const a = pick(actors);
     const b = pick(actors);
-    if (a !== b) edge(random() < 0.5 ? 'ALLIED_WITH' : 'OPPOSES', a, b);
+    if (a === b) continue;
+    const type = random() < 0.5 ? 'ALLIED_WITH' : 'OPPOSES';
+    if (extracted) {
+      const pair = `${a} ${type} ${b}`;
+      if (paired.has(pair)) continue;
+      paired.add(pair);
+    }
+    edge(type, a, b);
   }
 
   if (extracted) {
@@ -385,12 +395,13 @@ export function generate(target: number, options: GenerateOptions = {}): Generat
       if (DEADLY.has(type) && random() < 0.7) props.fatalities = Math.floor(random() * 40 * (0.5 + progress));
       const event = node(id, 'Event', props);
       edge('PARTICIPATES_IN', speaker, id, { role: 'perpetrator' });
-      if (random() < 0.85) edge('PARTICIPATES_IN', other, id, { role: 'target' });
-      // a third actor drawn as the perpetrator or the target again would make a parallel edge, which the extracted shape
-      // leaves out; the default graph keeps it, to stay the graph earlier figures were measured on
+      const targetDrawn = random() < 0.85;
+      if (targetDrawn) edge('PARTICIPATES_IN', other, id, { role: 'target' });
+      // a third actor drawn as the perpetrator, or as the target where one was drawn, would make a parallel edge, which
+      // the extracted shape leaves out; the default graph keeps it, to stay the graph earlier figures were measured on
       const third = (role: string) => {
         const actor = pick(actors);
-        if (!extracted || (actor !== speaker && actor !== other)) edge('PARTICIPATES_IN', actor, id, { role });
+        if (!extracted || (actor !== speaker && !(targetDrawn && actor === other))) edge('PARTICIPATES_IN', actor, id, { role });
       };
       if (MEDIATED.has(type) && random() < 0.5) third('mediator');
       else if (random() < 0.1) third('participant');

@@ -13,12 +13,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './conflict-graph.ts';
+import { positiveIntegerFlag } from './stats.ts';
 import { openExtractionPipeline } from '../engine/extract/pipeline.ts';
 import { ingestFolder } from '../engine/ingest/batch.ts';
 import type { PropertyValue } from '../engine/ontology/index.ts';
 import { ParleyStore } from '../engine/store/store.ts';
 
 const { values: args, positionals } = parseArgs({ allowPositionals: true, options: { generated: { type: 'string', default: '1000000' } } });
+// checked before the corpora's half minute of ingest: a size that is not a whole number would generate an empty graph
+const generatedSize = positiveIntegerFlag('generated', args.generated);
 const folders = positionals.length ? positionals : ['corpora/sudan-drc-2024', 'corpora/gold/documents-src', 'corpora/gold/documents-dev-src'];
 
 interface ShapeNode { id: string; labels: string[]; properties?: Record<string, PropertyValue> }
@@ -34,7 +37,7 @@ function tally(keys: Iterable<string>): Record<string, number> {
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
   return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
-/** Each of `values` as a share of their sum. */
+/** Each of `counts` as a share of their sum. */
 const shares = (counts: Record<string, number>) => {
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
   return Object.fromEntries(Object.entries(counts).map(([key, n]) => [key, round(share(n, total))]));
@@ -106,9 +109,8 @@ try {
   }
   await store.close();
   await pipeline.close();
-  const size = Number(args.generated);
-  const generated = generate(size, { extracted: true }).write;
-  console.log(JSON.stringify({ extraction: shapeOf(graphs), [`generated ${size}, extracted shape`]: shapeOf([{ nodes: generated.nodes.map((node) => ({ ...node, id: node.id! })), edges: generated.edges }]) }, null, 2));
+  const generated = generate(generatedSize, { extracted: true }).write;
+  console.log(JSON.stringify({ extraction: shapeOf(graphs), [`generated ${generatedSize}, extracted shape`]: shapeOf([{ nodes: generated.nodes.map((node) => ({ ...node, id: node.id! })), edges: generated.edges }]) }, null, 2));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
