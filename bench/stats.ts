@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { threadCpu } from './thread-cpu.ts';
 
-/** The middle value (the upper one of an even count). */
 /** A bench flag's value as a positive integer; a clear error (not NaN, which would ask for nothing) for any other. */
 export function positiveIntegerFlag(flag: string, value: string | undefined): number {
   const number = Number(value);
@@ -11,6 +10,7 @@ export function positiveIntegerFlag(flag: string, value: string | undefined): nu
   return number;
 }
 
+/** The middle value (the upper one of an even count). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
