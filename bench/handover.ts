@@ -31,9 +31,11 @@
  * (written.ts extractedIngest), not ingest-like.
  *
  * --cpu-split (with --writes): each of the 15 runs after a write sampled (V8's profiler) and its CPU split by where its samples
- * fall (cpuSplit below): the engine, the answers' conversion into JavaScript, the rest of the JavaScript (run.ts: the
- * evidence checked against the graph, listed and counted), V8's collections; and the engine's own clock of its collections
- * and stack shifts. The sampler costs CPU of its own: these runs' CPU is not comparable with a run without the flag.
+ * fall (cpuSplit below): the engine, the answers' conversion into JavaScript, the other JavaScript (run.ts's evidence
+ * checked against the graph, listed and counted, and bridge.ts's own), V8's collections, V8's samples with no JavaScript
+ * frame ((program), (root), (idle)); and the engine's own clock of its collections and stack shifts. Each part is scaled to
+ * the process's CPU, so the sampler's thread and V8's background threads are spread over the parts: the sampler costs
+ * CPU of its own, and these runs' CPU is not comparable with a run without the flag.
  *
  *   npm run bench:handover [-- --sizes 100000,1000000] [--writes 3 [--check] [--cpu-split]] [--extracted-shape] [--extracted-ingest]
  */
@@ -86,7 +88,16 @@ const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
 
 /** Microseconds between the profiler's samples (--cpu-split): a run of 20 ms still gets some 80. */
 const SAMPLING_US = 250;
-const SPLIT_PARTS = ['engine', 'conversion', 'JavaScript', 'V8 GC'] as const;
+/** The columns of --cpu-split's table; splitSamples names each by this object's keys, so a reorder cannot mislabel one. */
+const SPLIT_PARTS = {
+  engine: 'engine',
+  conversion: 'conversion',
+  otherJavaScript: 'other JavaScript (run.ts, bridge.ts)',
+  collections: 'V8 GC',
+  noJavaScriptFrame: 'V8 with no JS frame ((program), (root), (idle))',
+} as const;
+type SplitPart = keyof typeof SPLIT_PARTS;
+const SPLIT_ORDER = Object.keys(SPLIT_PARTS) as SplitPart[];
 
 if (args.facts === undefined && args.writes !== undefined) {
   for (const size of args.sizes!.split(',').map(Number).filter((n) => n > 0)) {
@@ -300,8 +311,9 @@ async function writesAndHandOvers(writes: number, fresh: boolean) {
  * --cpu-split: the 15 frameworks run once each under V8's sampling profiler, each run's samples split by their stack: in
  * swipl-wasm's toJSON or bridge.ts toJs, the answers' conversion into JavaScript; else under swipl-wasm's calls, the engine
  * (the rules, and lib/graph.pl's own work on the answers, plain/2 and their copy, which its inference counts leave out);
- * V8's garbage collector; the rest, JavaScript (run.ts). The engine's clock of its garbage collections and stack
- * shifts (statistics/2) is read around each run. Prints a table; gives the runs and their CPU as timedCpu does.
+ * V8's garbage collector; V8's (program), (root) and (idle), with no JavaScript frame; the rest, the other JavaScript
+ * (run.ts, and bridge.ts beyond toJs). The engine's clock of its garbage collections and stack shifts (statistics/2) is
+ * read around each run. Prints a table; gives the runs and their CPU as timedCpu does.
  */
 async function cpuSplit(registry: RuleRegistry, frameworks: FrameworkManifest[], view: GraphView, limits: { inferenceLimit: number; timeLimitMs: number }) {
   const session = new Session();
@@ -315,46 +327,56 @@ async function cpuSplit(registry: RuleRegistry, frameworks: FrameworkManifest[],
   const value: FrameworkRun[] = [];
   const rows: number[][] = [];
   let wallMs = 0;
-  for (const manifest of frameworks) {
-    const clockBefore = engineClock();
-    await session.post('Profiler.start');
-    const { value: run, ms, cpuMs } = timedCpu(() => runFramework(registry, manifest, view, limits));
-    const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
-    const shares = splitSamples(profile);
-    const sampled = shares.reduce((sum, ms) => sum + ms, 0) || 1;
-    value.push(run);
-    wallMs += ms;
-    rows.push([cpuMs, run.inferences, ...shares.map((part) => (cpuMs * part) / sampled), engineClock() - clockBefore]);
+  try {
+    for (const manifest of frameworks) {
+      const clockBefore = engineClock();
+      await session.post('Profiler.start');
+      const { value: run, ms, cpuMs } = timedCpu(() => runFramework(registry, manifest, view, limits));
+      const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+      const shares = splitSamples(profile);
+      const sampled = SPLIT_ORDER.reduce((sum, part) => sum + shares[part], 0) || 1;
+      value.push(run);
+      wallMs += ms;
+      rows.push([cpuMs, run.inferences, ...SPLIT_ORDER.map((part) => (cpuMs * shares[part]) / sampled), engineClock() - clockBefore]);
+    }
+  } finally {
+    session.disconnect();
   }
-  session.disconnect();
   const total = rows[0].map((_, column) => rows.reduce((sum, row) => sum + row[column], 0));
   console.log(`   the 15 runs after the write, CPU split by their samples (${SAMPLING_US} µs apart; each part its share of the run's CPU, ms); load average ${load()}`);
-  console.log(`   | framework | CPU ms | inferences | ${SPLIT_PARTS.join(' | ')} | engine's collections and stack shifts (its clock, ms) |`);
-  console.log(`   |---|---|---|${SPLIT_PARTS.map(() => '---|').join('')}---|`);
+  console.log(`   | framework | CPU ms | inferences | ${SPLIT_ORDER.map((part) => SPLIT_PARTS[part]).join(' | ')} | engine's collections and stack shifts (its clock, ms) |`);
+  console.log(`   |---|---|---|${SPLIT_ORDER.map(() => '---|').join('')}---|`);
   for (const [i, row] of [...rows, total].entries()) console.log(`   | ${frameworks[i]?.id ?? 'all 15'} | ${row.map(count).join(' | ')} |`);
   return { value, ms: wallMs, cpuMs: total[0] };
 }
 
-/** A profile's sampled ms in each of SPLIT_PARTS, in their order (cpuSplit). */
-function splitSamples(profile: Profile): number[] {
+/** A profile's sampled ms in each of SPLIT_PARTS (cpuSplit), the profiler's own samples left out. */
+function splitSamples(profile: Profile): Record<SplitPart, number> {
   const { byId, parent } = profileTree(profile);
-  const partOf = new Map<number, number>();
-  const part = (leaf: number): number => {
+  const partOf = new Map<number, SplitPart | null>();
+  const part = (leaf: number): SplitPart | null => {
     const known = partOf.get(leaf);
     if (known !== undefined) return known;
     const frames: ProfileNode['callFrame'][] = [];
     for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) frames.push(byId.get(id)!.callFrame);
     const within = (name: string, file: string) => frames.some((frame) => frame.functionName === name && frame.url.includes(file));
-    const found =
-      frames[0].functionName === '(garbage collector)' ? 3 :
-      within('toJSON', 'swipl') || within('toJs', 'prolog/bridge.ts') ? 1 :
-      frames.some((frame) => frame.url.includes('swipl') || frame.url.startsWith('wasm://')) ? 0 :
-      2;
+    // the profiler's own start and stop (Session.post) are sampled too, though outside the run's CPU: at 100k they were
+    // some 10% of the samples, and would be spread over the run's parts as "other JavaScript"
+    const found: SplitPart | null =
+      frames.some((frame) => frame.url.startsWith('node:inspector')) ? null :
+      frames[0].functionName === '(garbage collector)' ? 'collections' :
+      ['(program)', '(root)', '(idle)'].includes(frames[0].functionName) ? 'noJavaScriptFrame' :
+      within('toJSON', 'swipl') || within('toJs', 'prolog/bridge.ts') ? 'conversion' :
+      frames.some((frame) => frame.url.includes('swipl') || frame.url.startsWith('wasm://')) ? 'engine' :
+      'otherJavaScript';
     partOf.set(leaf, found);
     return found;
   };
-  const ms = SPLIT_PARTS.map(() => 0);
-  profile.samples.forEach((sample, i) => (ms[part(sample)] += (profile.timeDeltas[i + 1] ?? 0) / 1000));
+  const ms = Object.fromEntries(SPLIT_ORDER.map((part) => [part, 0])) as Record<SplitPart, number>;
+  profile.samples.forEach((sample, i) => {
+    const found = part(sample);
+    if (found !== null) ms[found] += (profile.timeDeltas[i + 1] ?? 0) / 1000;
+  });
   return ms;
 }
 

@@ -149,7 +149,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     return record !== undefined && inView(record, view);
   };
   /** The ids of an answer's evidence that are in the view, in the answer's order (repeats kept). */
-  const inGraph = (value: PrologValue): string[] => (Array.isArray(value) ? value : [value]).filter(exists);
+  const citedInView = (value: PrologValue): string[] => (Array.isArray(value) ? value : [value]).filter(exists);
   const listed = (ids: ReadonlySet<string>) => ({ evidence: firstSorted(ids, MAX_EVIDENCE_LISTED), evidence_total: ids.size });
   const allEvidence = new Set<string>();
   try {
@@ -162,7 +162,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
     const presentEvidence = new Map<string, Set<string>>();
     if (bridge.defines('present', 2)) {
       for (const [name, evidence] of solve('present(N, E)', ['N', 'E'])) {
-        const ids = inGraph(evidence);
+        const ids = citedInView(evidence);
         if (ids.length === 0) continue; // an indicator is present only on evidence in the graph
         const held = presentEvidence.get(text(name));
         if (held) ids.forEach((id) => held.add(id));
@@ -189,7 +189,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
       const found = solve(`${capped ? `b_setval(parley_findings_cap, ${cap}), ` : ''}finding(K, V, S, E, B)`, ['K', 'V', 'S', 'E', 'B']);
       if (capped) run.findings_omitted = Number(solve(`findings_omitted(${cap}, N)`, ['N'])[0]?.[0] ?? 0);
       for (const [key, value, sentence, evidence, because] of found) {
-        const all = new Set(inGraph(evidence));
+        const all = new Set(citedInView(evidence));
         if (all.size === 0) continue; // no finding without evidence that exists in the graph
         const identity = JSON.stringify([key, value]);
         if (seen.has(identity)) continue;
@@ -211,7 +211,7 @@ export function runFramework(registry: RuleRegistry, manifest: FrameworkManifest
       if (bridge.defines('strength', 3)) {
         for (const [conclusion, score, evidence] of solve('strength(C, S, E)', ['C', 'S', 'E'])) {
           // a strength rests on evidence in the view, like a finding
-          if (typeof score !== 'number' || inGraph(evidence).length === 0) continue;
+          if (typeof score !== 'number' || citedInView(evidence).length === 0) continue;
           const value = round(Math.min(1, Math.max(0, score)));
           if (run.strongest === undefined || value > run.score) [run.score, run.strongest] = [value, render(conclusion)];
         }

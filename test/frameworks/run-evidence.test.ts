@@ -126,4 +126,22 @@ describe('a run\'s evidence, listed and counted', () => {
     // a strength counts only on evidence in the graph: the one on ghost6 alone scores nothing
     expect([run.strongest, run.score]).toEqual(['wide', 0.7]);
   });
+
+  it('does not keep a run whose only id the graph lacks is the last of a strength\'s list, after an id in the view', () => {
+    // records added later may hold that id, so the run is worked out again; a strength on ids all held is kept (the control)
+    const limits = { inferenceLimit: 1_000_000, timeLimitMs: 60_000 };
+    const strengthOn = (id: string, ids: string[]) => {
+      const probe = { ...manifest, id };
+      registry.load(id, `indicator(cited, 1, 'cited by the strength').\nfinding(tail, yes, 'rests on n010', ['n010'], [cited]).\nstrength(tail, 0.5, ${atoms(ids)}).`, `${id}.pl`);
+      const first = runFramework(registry, probe, { graph }, limits);
+      return { first, second: runFramework(registry, probe, { graph }, limits) };
+    };
+    const unknownLast = strengthOn('strength_unknown_last', ['n010', 'n011', 'ghost7']);
+    const allHeld = strengthOn('strength_all_held', ['n010', 'n011']);
+    for (const { first } of [unknownLast, allHeld]) expect([first.error, first.strongest, first.score]).toEqual([undefined, 'tail', 0.5]);
+    expect(allHeld.first.inferences).toBeGreaterThan(0);
+    expect(allHeld.second.inferences).toBe(0);
+    expect(unknownLast.second.inferences).toBeGreaterThan(0);
+    expect({ ...unknownLast.second, inferences: 0 }).toEqual({ ...unknownLast.first, inferences: 0 });
+  });
 });
