@@ -17,9 +17,10 @@ import { until } from '../helpers/until.ts';
 
 /**
  * The snapshot files being read now (readSnapshot called, not yet returned), the most read at once, and the reads begun;
- * `stall`: what the next read waits for before it reads (a readFile that does not return: a stalled disk or mount).
+ * `stall`: what the next read waits for before it reads (a file read that does not return: a stalled disk or mount), and
+ * `stallProgressMs`: how often it says it goes on while it waits (a slow read, its chunks still coming), if it does.
  */
-const reading = vi.hoisted(() => ({ now: 0, most: 0, begun: 0, stall: undefined as Promise<void> | undefined }));
+const reading = vi.hoisted(() => ({ now: 0, most: 0, begun: 0, stall: undefined as Promise<void> | undefined, stallProgressMs: undefined as number | undefined }));
 vi.mock('../../engine/store/snapshot.ts', async (original) => {
   const snapshot = await original<typeof import('../../engine/store/snapshot.ts')>();
   return {
@@ -28,11 +29,14 @@ vi.mock('../../engine/store/snapshot.ts', async (original) => {
       reading.begun++;
       reading.most = Math.max(reading.most, ++reading.now);
       const stall = reading.stall;
+      const progressing = reading.stallProgressMs === undefined ? undefined : setInterval(() => args[3]?.(), reading.stallProgressMs);
       reading.stall = undefined;
+      reading.stallProgressMs = undefined;
       try {
         await stall;
         return await snapshot.readSnapshot(...args);
       } finally {
+        clearInterval(progressing);
         reading.now--;
       }
     },
@@ -50,10 +54,14 @@ describe('the snapshot files the workers read at once', () => {
     reading.begun = 0;
   });
 
-  /** Makes the next read of a snapshot file hang until the function returned is called (afterEach calls it too). */
-  const stallNextRead = () => {
+  /**
+   * Makes the next read of a snapshot file hang until the function returned is called (afterEach calls it too), saying it
+   * goes on every `progressMs` if given.
+   */
+  const stallNextRead = (progressMs?: number) => {
     let release!: () => void;
     reading.stall = new Promise((resolve) => (release = resolve));
+    reading.stallProgressMs = progressMs;
     closing.push({ close: release });
     return release;
   };
@@ -80,13 +88,17 @@ describe('the snapshot files the workers read at once', () => {
     channel.onmessage = (event) => heard.push((event as { data: (typeof heard)[number] }).data);
     closing.push(source, channel);
     const { graph, at } = await source.current('t', 'g');
-    /** Another reader's ask to read `bytes` (as worker `worker`): whether it was granted yet, and done() to end its read. */
+    /**
+     * Another reader's ask to read `bytes` (as worker `worker`): whether it was granted yet, done() to end its read, and
+     * stalled() to say, as its reader would, that it has made no progress for the replica wait.
+     */
     const askRead = (bytes: number, worker = threadId) => {
       const to = `other-${Math.random()}`;
       channel.postMessage({ type: 'read-ask', to, read: 1, worker, bytes });
       return {
         granted: () => heard.some((message) => message.type === 'read-slot' && message.to === to),
         done: () => channel.postMessage({ type: 'read-done', to, read: 1 }),
+        stalled: () => channel.postMessage({ type: 'read-stalled', to, read: 1, key: at.key }),
       };
     };
     /** Another reader's read of `bytes` (as worker `worker`), granted before any ask that follows: done() ends it. */
@@ -112,10 +124,11 @@ describe('the snapshot files the workers read at once', () => {
     };
     /**
      * A worker's replica a hold asks for (no task waits on it, to give its build up), its read of the file granted and hung
-     * (`waitMs`: its replica wait): its set, and release() to let the read return.
+     * (`waitMs`: its replica wait; `progressMs`: how often it says it goes on, if it does): its set, and release() to let the
+     * read return.
      */
-    const hungRead = async (waitMs?: number) => {
-      const release = stallNextRead();
+    const hungRead = async (waitMs?: number, progressMs?: number) => {
+      const release = stallNextRead(progressMs);
       const replicas = set(waitMs);
       await source.hold('t', 'g');
       expect(await until(() => reading.now === 1, 5_000)).toBe(true);
@@ -274,6 +287,63 @@ describe('the snapshot files the workers read at once', () => {
       // until the hung read returns
       release();
       expect(await until(beside.granted, 5_000)).toBe(true);
+    } finally {
+      logged.mockRestore();
+    }
+  }, 30_000);
+
+  it('keeps the turn of a read that says it goes on for longer than the replica wait: its silence frees the turn, not its age', async () => {
+    const { fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      // a slow read, its chunks coming every sixth of the replica wait, held for twice that wait after its grant
+      const { release } = await hungRead(3_000, 500);
+      const next = askRead(fileBytes + 1);
+      await sleep(6_000);
+      expect(next.granted()).toBe(false);
+      expect(logged.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('snapshot file'))).toEqual([]);
+      release();
+      expect(await until(next.granted, 5_000)).toBe(true);
+    } finally {
+      logged.mockRestore();
+    }
+  }, 30_000);
+
+  it('lets no read go alone once the stalled reads hold the bound, logged once, until one of them returns', async () => {
+    const { askRead } = await sourceOnFile(300, () => 100);
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const lines = () => logged.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('snapshot file'));
+    try {
+      const first = askRead(60);
+      expect(await until(first.granted, 5_000)).toBe(true);
+      first.stalled();
+      // the first stalled read leaves the bound room: a read too large to fit beside it goes, alone
+      const second = askRead(60);
+      expect(await until(second.granted, 5_000)).toBe(true);
+      second.stalled();
+      // the two stalled hold 120 bytes of the bound's 100: no read goes until one of them returns
+      const held = askRead(10);
+      const heldToo = askRead(10);
+      await sleep(1_000);
+      expect([held.granted(), heldToo.granted()]).toEqual([false, false]);
+      // one line for the first stall, and one for the hold, with the stalled reads and their bytes
+      expect(lines()).toHaveLength(2);
+      expect(lines()[0]).toContain('(tenant \'t\', 60 bytes) has made no progress');
+      expect(lines()[1]).toContain('2 stalled reads of snapshot files hold 120 bytes');
+      first.done();
+      expect(await until(() => held.granted() && heldToo.granted(), 5_000)).toBe(true);
+      // the hold lifted: a later one is logged again
+      held.done();
+      heldToo.done();
+      const third = askRead(60);
+      expect(await until(third.granted, 5_000)).toBe(true);
+      third.stalled();
+      const heldAgain = askRead(10);
+      await sleep(500);
+      expect(heldAgain.granted()).toBe(false);
+      expect(lines()).toHaveLength(3);
+      second.done();
+      expect(await until(heldAgain.granted, 5_000)).toBe(true);
     } finally {
       logged.mockRestore();
     }
