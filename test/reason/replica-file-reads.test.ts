@@ -68,6 +68,15 @@ describe('the snapshot files the workers read at once', () => {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** `task` as settled within 10 s, or 'still waiting'. */
   const within10s = <T>(task: Promise<T>) => Promise.race([task, sleep(10_000).then(() => 'still waiting' as const)]);
+  /** Runs `test` with stderr caught, `lines()` giving what was written of snapshot files. */
+  const catchingLog = async (test: (lines: () => string[]) => Promise<void>) => {
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await test(() => logged.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('snapshot file')));
+    } finally {
+      logged.mockRestore();
+    }
+  };
 
   /**
    * A store whose graph t/g (`actors` actors in a chain) was written, closed and opened again, so that its snapshot file
@@ -268,8 +277,7 @@ describe('the snapshot files the workers read at once', () => {
 
   it('lets the reads waiting go once a read granted makes no progress for the replica wait, its bytes counted until it returns', async () => {
     const { fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
-    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
+    await catchingLog(async (lines) => {
       const { release } = await hungRead(3_000);
       // a read that does not fit beside it waits for it, while it may yet go on ...
       const next = askRead(fileBytes + 1);
@@ -277,9 +285,8 @@ describe('the snapshot files the workers read at once', () => {
       expect(next.granted()).toBe(false);
       // ... and goes (alone) once it made no progress for the replica wait, which is logged once, with its graph and bytes
       expect(await until(next.granted, 10_000)).toBe(true);
-      const lines = logged.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('snapshot file'));
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(`graph 'g' (tenant 't', ${fileBytes} bytes)`);
+      expect(lines()).toHaveLength(1);
+      expect(lines()[0]).toContain(`graph 'g' (tenant 't', ${fileBytes} bytes)`);
       // the hung read's bytes still count (its file's buffer is held): a read that would fit beside `next` alone waits
       const beside = askRead(fileBytes - 1);
       await sleep(500);
@@ -287,33 +294,26 @@ describe('the snapshot files the workers read at once', () => {
       // until the hung read returns
       release();
       expect(await until(beside.granted, 5_000)).toBe(true);
-    } finally {
-      logged.mockRestore();
-    }
+    });
   }, 30_000);
 
   it('keeps the turn of a read that says it goes on for longer than the replica wait: its silence frees the turn, not its age', async () => {
     const { fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
-    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
+    await catchingLog(async (lines) => {
       // a slow read, its chunks coming every sixth of the replica wait, held for twice that wait after its grant
       const { release } = await hungRead(3_000, 500);
       const next = askRead(fileBytes + 1);
       await sleep(6_000);
       expect(next.granted()).toBe(false);
-      expect(logged.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('snapshot file'))).toEqual([]);
+      expect(lines()).toEqual([]);
       release();
       expect(await until(next.granted, 5_000)).toBe(true);
-    } finally {
-      logged.mockRestore();
-    }
+    });
   }, 30_000);
 
   it('lets no read go alone once the stalled reads hold the bound, logged once, until one of them returns', async () => {
     const { askRead } = await sourceOnFile(300, () => 100);
-    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const lines = () => logged.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('snapshot file'));
-    try {
+    await catchingLog(async (lines) => {
       const first = askRead(60);
       expect(await until(first.granted, 5_000)).toBe(true);
       first.stalled();
@@ -344,16 +344,13 @@ describe('the snapshot files the workers read at once', () => {
       expect(lines()).toHaveLength(3);
       second.done();
       expect(await until(heldAgain.granted, 5_000)).toBe(true);
-    } finally {
-      logged.mockRestore();
-    }
+    });
   }, 30_000);
 
   it('forgets a hung read whose worker stopped: its bytes no longer count', async () => {
     const other = threadId + 1_000;
     const { source, fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
-    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
+    await catchingLog(async () => {
       await hungRead(1_500);
       // (other workers' reads: the stall lets the first go, the hung read's bytes keep the second waiting)
       expect(await until(askRead(fileBytes + 1, other).granted, 10_000)).toBe(true);
@@ -363,9 +360,7 @@ describe('the snapshot files the workers read at once', () => {
       // piscina ended the hung reader's thread
       source.forgetPrepared(new Set([other]));
       expect(await until(beside.granted, 5_000)).toBe(true);
-    } finally {
-      logged.mockRestore();
-    }
+    });
   }, 30_000);
 
   it('lets a read go once a set closed with its ask waiting, an ask it will never read for', async () => {
