@@ -948,11 +948,14 @@ class FileReads {
     this.holdLogged = held;
   }
 
-  /** Whether the stalled reads' bytes alone have reached maxBytes: a read that does not fit beside them then waits for one to return. */
+  /**
+   * Whether the stalled reads' bytes alone have reached maxBytes: a read that does not fit beside them then waits for one to
+   * return. None stalled fills nothing, so that at a maxBytes of 0 a read alone still goes (one stalled then holds the rest).
+   */
   private stalledFill(): boolean {
     let bytes = 0;
     for (const read of this.stalled.values()) bytes += read.bytes;
-    return bytes >= this.maxBytes;
+    return this.stalled.size > 0 && bytes >= this.maxBytes;
   }
 }
 

@@ -170,6 +170,13 @@ describe('the snapshot files the workers read at once', () => {
     expect(await until(() => heard.filter(({ type }) => type === 'read-done').length === 2, 5_000)).toBe(true);
   }, 60_000);
 
+  it('reads the files one at a time at a bound of 0: a read alone always goes', async () => {
+    const { graph, at, set } = await sourceOnFile(300, () => 0);
+    const [one, two] = await Promise.all([set().graph(at), set().graph(at)]);
+    expect([one.factCount, two.factCount]).toEqual([graph.factCount, graph.factCount]);
+    expect(reading.most).toBe(1);
+  }, 30_000);
+
   it('frees the turn of a reader whose worker stopped, which never says it is done', async () => {
     const { source, graph, fileBytes, otherRead, waitingReplica } = await sourceOnFile(300, (bytes) => bytes);
     await otherRead(fileBytes, threadId + 1_000);
