@@ -58,7 +58,9 @@
  *                                                                        replica wait (a stalled disk or mount): the main
  *                                                                        thread logs it, and grants the reads after it as
  *                                                                        though it were done, its bytes counted until its
- *                                                                        read-done
+ *                                                                        read-done (once the stalled reads' bytes reach
+ *                                                                        snapshotReadBytes, none goes alone until one
+ *                                                                        returns)
  *   main → workers  preload    {key, generation, version, hold?}         a client is at work on the graph: each worker
  *                                                                        hands its replica to its engine now (one without
  *                                                                        the replica asks for a snapshot); hold: the
@@ -848,10 +850,13 @@ const fileReadId = ({ to, read }: { to: string; read: number }): string => `${to
 /**
  * The workers' reads of store snapshot files, granted in the order asked while the bytes of the files read at once fit
  * `maxBytes` together; a file larger than that is read once no other is. A reader that stopped is forgotten (keepOnly).
- * A read its reader says has stalled (read-stalled: no progress for the replica wait, a readFile that does not return from
+ * A read its reader says has stalled (read-stalled: no progress for the replica wait, a file read that does not return from
  * a stalled disk or mount) no longer holds the turn: the reads after it go as though it were done, or every one would wait
  * for it, each kept going by its wait (graph()'s progress), for ever. Its bytes stay counted until its read-done: its file's
- * buffer is held while the read hangs, and its records are decoded when it returns.
+ * buffer is held while the read hangs, and its records are decoded when it returns. Once the stalled reads' bytes alone
+ * reach `maxBytes`, no read goes alone until one of them returns: on a dead mount each read granted would hang in its turn,
+ * and one more would go every replica wait, each holding its file's buffer, without end. The bytes granted at once are so at
+ * most `maxBytes` and one file.
  */
 class FileReads {
   private readonly waiting: FileRead[] = [];
@@ -859,6 +864,8 @@ class FileReads {
   private readonly reading = new Map<string, FileRead & { grantedAt: number }>();
   private readonly stalled = new Map<string, FileRead & { grantedAt: number }>();
   private bytes = 0;
+  /** Whether the stalled reads' hold on the reads waiting was logged (once a hold, until it lifts). */
+  private holdLogged = false;
 
   constructor(
     private readonly maxBytes: number,
@@ -889,19 +896,25 @@ class FileReads {
     this.next();
   }
 
-  /** The reader of a read granted says it has made no progress for the replica wait: logged, and the reads after it go. */
+  /**
+   * The reader of a read granted says it has made no progress for the replica wait, and the reads after it go. The first of
+   * the reads stalled at once is logged; the others (on a mount that stays stalled, every read after it stalls) are counted in
+   * the line of the hold they lead to (next()).
+   */
   stall({ to, read, key }: { to: string; read: number; key: string }): void {
     const id = fileReadId({ to, read });
     const granted = this.reading.get(id);
     if (!granted) return;
     this.reading.delete(id);
+    if (this.stalled.size === 0) {
+      const { tenant, graphId } = splitGraphKey(key);
+      const heldS = Math.round((Date.now() - granted.grantedAt) / 1_000);
+      process.stderr.write(
+        `parley: a reasoning worker's read of the snapshot file of graph '${graphId}' (tenant '${tenant}', ${granted.bytes} bytes) has made no progress ` +
+          `for the replica wait (its turn held ${heldS} s): a stalled disk or mount? The reads waiting for it go; its bytes stay counted until it ends\n`,
+      );
+    }
     this.stalled.set(id, granted);
-    const { tenant, graphId } = splitGraphKey(key);
-    const heldS = Math.round((Date.now() - granted.grantedAt) / 1_000);
-    process.stderr.write(
-      `parley: a reasoning worker's read of the snapshot file of graph '${graphId}' (tenant '${tenant}', ${granted.bytes} bytes) has made no progress ` +
-        `for the replica wait (its turn held ${heldS} s): a stalled disk or mount? The reads waiting for it go; its bytes stay counted until it ends\n`,
-    );
     this.next();
   }
 
@@ -919,12 +932,30 @@ class FileReads {
   }
 
   private next(): void {
-    while (this.waiting.length > 0 && (this.reading.size === 0 || this.bytes + this.waiting[0].bytes <= this.maxBytes)) {
+    while (this.waiting.length > 0 && (this.bytes + this.waiting[0].bytes <= this.maxBytes || (this.reading.size === 0 && !this.stalledFill()))) {
       const read = this.waiting.shift()!;
       this.reading.set(fileReadId(read), { ...read, grantedAt: Date.now() });
       this.bytes += read.bytes;
       this.grant(read);
     }
+    const held = this.waiting.length > 0 && this.reading.size === 0;
+    if (held && !this.holdLogged) {
+      process.stderr.write(
+        `parley: ${this.stalled.size} stalled reads of snapshot files hold ${this.bytes} bytes, the bound on the files read at once (PARLEY_SNAPSHOT_READ_BYTES, ` +
+          `${this.maxBytes}): the ${this.waiting.length} reads waiting go once one of them returns\n`,
+      );
+    }
+    this.holdLogged = held;
+  }
+
+  /**
+   * Whether the stalled reads' bytes alone have reached maxBytes: a read that does not fit beside them then waits for one to
+   * return. None stalled fills nothing, so that at a maxBytes of 0 a read alone still goes (one stalled then holds the rest).
+   */
+  private stalledFill(): boolean {
+    let bytes = 0;
+    for (const read of this.stalled.values()) bytes += read.bytes;
+    return this.stalled.size > 0 && bytes >= this.maxBytes;
   }
 }
 
@@ -1538,7 +1569,7 @@ export class ReplicaSet {
   /**
    * readSnapshot of the file `building` names, once the main thread grants the read (read-ask: the files the workers read at
    * once fit its snapshotReadBytes together); the wait counts as the build's progress, as the reads before it make theirs.
-   * A read granted that makes no progress for waitMs (the silence after which a task waiting gives a build up: a readFile
+   * A read granted that makes no progress for waitMs (the silence after which a task waiting gives a build up: a file read
    * that does not return, from a stalled disk or mount) says so once (read-stalled), and the reads waiting for its turn go.
    * Undefined when the file cannot be read, or the build was let go while it waited (the file is then not read).
    */

@@ -17,9 +17,10 @@ import { until } from '../helpers/until.ts';
 
 /**
  * The snapshot files being read now (readSnapshot called, not yet returned), the most read at once, and the reads begun;
- * `stall`: what the next read waits for before it reads (a readFile that does not return: a stalled disk or mount).
+ * `stall`: what the next read waits for before it reads (a file read that does not return: a stalled disk or mount), and
+ * `stallProgressMs`: how often it says it goes on while it waits (a slow read, its chunks still coming), if it does.
  */
-const reading = vi.hoisted(() => ({ now: 0, most: 0, begun: 0, stall: undefined as Promise<void> | undefined }));
+const reading = vi.hoisted(() => ({ now: 0, most: 0, begun: 0, stall: undefined as Promise<void> | undefined, stallProgressMs: undefined as number | undefined }));
 vi.mock('../../engine/store/snapshot.ts', async (original) => {
   const snapshot = await original<typeof import('../../engine/store/snapshot.ts')>();
   return {
@@ -28,11 +29,14 @@ vi.mock('../../engine/store/snapshot.ts', async (original) => {
       reading.begun++;
       reading.most = Math.max(reading.most, ++reading.now);
       const stall = reading.stall;
+      const progressing = reading.stallProgressMs === undefined ? undefined : setInterval(() => args[3]?.(), reading.stallProgressMs);
       reading.stall = undefined;
+      reading.stallProgressMs = undefined;
       try {
         await stall;
         return await snapshot.readSnapshot(...args);
       } finally {
+        clearInterval(progressing);
         reading.now--;
       }
     },
@@ -50,16 +54,29 @@ describe('the snapshot files the workers read at once', () => {
     reading.begun = 0;
   });
 
-  /** Makes the next read of a snapshot file hang until the function returned is called (afterEach calls it too). */
-  const stallNextRead = () => {
+  /**
+   * Makes the next read of a snapshot file hang until the function returned is called (afterEach calls it too), saying it
+   * goes on every `progressMs` if given.
+   */
+  const stallNextRead = (progressMs?: number) => {
     let release!: () => void;
     reading.stall = new Promise((resolve) => (release = resolve));
+    reading.stallProgressMs = progressMs;
     closing.push({ close: release });
     return release;
   };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** `task` as settled within 10 s, or 'still waiting'. */
   const within10s = <T>(task: Promise<T>) => Promise.race([task, sleep(10_000).then(() => 'still waiting' as const)]);
+  /** Runs `test` with stderr caught, `lines()` giving what was written of snapshot files. */
+  const catchingLog = async (test: (lines: () => string[]) => Promise<void>) => {
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await test(() => logged.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('snapshot file')));
+    } finally {
+      logged.mockRestore();
+    }
+  };
 
   /**
    * A store whose graph t/g (`actors` actors in a chain) was written, closed and opened again, so that its snapshot file
@@ -80,13 +97,17 @@ describe('the snapshot files the workers read at once', () => {
     channel.onmessage = (event) => heard.push((event as { data: (typeof heard)[number] }).data);
     closing.push(source, channel);
     const { graph, at } = await source.current('t', 'g');
-    /** Another reader's ask to read `bytes` (as worker `worker`): whether it was granted yet, and done() to end its read. */
+    /**
+     * Another reader's ask to read `bytes` (as worker `worker`): whether it was granted yet, done() to end its read, and
+     * stalled() to say, as its reader would, that it has made no progress for the replica wait.
+     */
     const askRead = (bytes: number, worker = threadId) => {
       const to = `other-${Math.random()}`;
       channel.postMessage({ type: 'read-ask', to, read: 1, worker, bytes });
       return {
         granted: () => heard.some((message) => message.type === 'read-slot' && message.to === to),
         done: () => channel.postMessage({ type: 'read-done', to, read: 1 }),
+        stalled: () => channel.postMessage({ type: 'read-stalled', to, read: 1, key: at.key }),
       };
     };
     /** Another reader's read of `bytes` (as worker `worker`), granted before any ask that follows: done() ends it. */
@@ -112,10 +133,11 @@ describe('the snapshot files the workers read at once', () => {
     };
     /**
      * A worker's replica a hold asks for (no task waits on it, to give its build up), its read of the file granted and hung
-     * (`waitMs`: its replica wait): its set, and release() to let the read return.
+     * (`waitMs`: its replica wait; `progressMs`: how often it says it goes on, if it does): its set, and release() to let the
+     * read return.
      */
-    const hungRead = async (waitMs?: number) => {
-      const release = stallNextRead();
+    const hungRead = async (waitMs?: number, progressMs?: number) => {
+      const release = stallNextRead(progressMs);
       const replicas = set(waitMs);
       await source.hold('t', 'g');
       expect(await until(() => reading.now === 1, 5_000)).toBe(true);
@@ -147,6 +169,13 @@ describe('the snapshot files the workers read at once', () => {
     expect(reading.most).toBe(1);
     expect(await until(() => heard.filter(({ type }) => type === 'read-done').length === 2, 5_000)).toBe(true);
   }, 60_000);
+
+  it('reads the files one at a time at a bound of 0: a read alone always goes', async () => {
+    const { graph, at, set } = await sourceOnFile(300, () => 0);
+    const [one, two] = await Promise.all([set().graph(at), set().graph(at)]);
+    expect([one.factCount, two.factCount]).toEqual([graph.factCount, graph.factCount]);
+    expect(reading.most).toBe(1);
+  }, 30_000);
 
   it('frees the turn of a reader whose worker stopped, which never says it is done', async () => {
     const { source, graph, fileBytes, otherRead, waitingReplica } = await sourceOnFile(300, (bytes) => bytes);
@@ -255,8 +284,7 @@ describe('the snapshot files the workers read at once', () => {
 
   it('lets the reads waiting go once a read granted makes no progress for the replica wait, its bytes counted until it returns', async () => {
     const { fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
-    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
+    await catchingLog(async (lines) => {
       const { release } = await hungRead(3_000);
       // a read that does not fit beside it waits for it, while it may yet go on ...
       const next = askRead(fileBytes + 1);
@@ -264,9 +292,8 @@ describe('the snapshot files the workers read at once', () => {
       expect(next.granted()).toBe(false);
       // ... and goes (alone) once it made no progress for the replica wait, which is logged once, with its graph and bytes
       expect(await until(next.granted, 10_000)).toBe(true);
-      const lines = logged.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('snapshot file'));
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(`graph 'g' (tenant 't', ${fileBytes} bytes)`);
+      expect(lines()).toHaveLength(1);
+      expect(lines()[0]).toContain(`graph 'g' (tenant 't', ${fileBytes} bytes)`);
       // the hung read's bytes still count (its file's buffer is held): a read that would fit beside `next` alone waits
       const beside = askRead(fileBytes - 1);
       await sleep(500);
@@ -274,16 +301,63 @@ describe('the snapshot files the workers read at once', () => {
       // until the hung read returns
       release();
       expect(await until(beside.granted, 5_000)).toBe(true);
-    } finally {
-      logged.mockRestore();
-    }
+    });
+  }, 30_000);
+
+  it('keeps the turn of a read that says it goes on for longer than the replica wait: its silence frees the turn, not its age', async () => {
+    const { fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
+    await catchingLog(async (lines) => {
+      // a slow read, its chunks coming every sixth of the replica wait, held for twice that wait after its grant
+      const { release } = await hungRead(3_000, 500);
+      const next = askRead(fileBytes + 1);
+      await sleep(6_000);
+      expect(next.granted()).toBe(false);
+      expect(lines()).toEqual([]);
+      release();
+      expect(await until(next.granted, 5_000)).toBe(true);
+    });
+  }, 30_000);
+
+  it('lets no read go alone once the stalled reads hold the bound, logged once, until one of them returns', async () => {
+    const { askRead } = await sourceOnFile(300, () => 100);
+    await catchingLog(async (lines) => {
+      const first = askRead(60);
+      expect(await until(first.granted, 5_000)).toBe(true);
+      first.stalled();
+      // the first stalled read leaves the bound room: a read too large to fit beside it goes, alone
+      const second = askRead(60);
+      expect(await until(second.granted, 5_000)).toBe(true);
+      second.stalled();
+      // the two stalled hold 120 bytes of the bound's 100: no read goes until one of them returns
+      const held = askRead(10);
+      const heldToo = askRead(10);
+      await sleep(1_000);
+      expect([held.granted(), heldToo.granted()]).toEqual([false, false]);
+      // one line for the first stall, and one for the hold, with the stalled reads and their bytes
+      expect(lines()).toHaveLength(2);
+      expect(lines()[0]).toContain('(tenant \'t\', 60 bytes) has made no progress');
+      expect(lines()[1]).toContain('2 stalled reads of snapshot files hold 120 bytes');
+      first.done();
+      expect(await until(() => held.granted() && heldToo.granted(), 5_000)).toBe(true);
+      // the hold lifted: a later one is logged again
+      held.done();
+      heldToo.done();
+      const third = askRead(60);
+      expect(await until(third.granted, 5_000)).toBe(true);
+      third.stalled();
+      const heldAgain = askRead(10);
+      await sleep(500);
+      expect(heldAgain.granted()).toBe(false);
+      expect(lines()).toHaveLength(3);
+      second.done();
+      expect(await until(heldAgain.granted, 5_000)).toBe(true);
+    });
   }, 30_000);
 
   it('forgets a hung read whose worker stopped: its bytes no longer count', async () => {
     const other = threadId + 1_000;
     const { source, fileBytes, askRead, hungRead } = await sourceOnFile(300, (bytes) => 2 * bytes);
-    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
+    await catchingLog(async () => {
       await hungRead(1_500);
       // (other workers' reads: the stall lets the first go, the hung read's bytes keep the second waiting)
       expect(await until(askRead(fileBytes + 1, other).granted, 10_000)).toBe(true);
@@ -293,9 +367,7 @@ describe('the snapshot files the workers read at once', () => {
       // piscina ended the hung reader's thread
       source.forgetPrepared(new Set([other]));
       expect(await until(beside.granted, 5_000)).toBe(true);
-    } finally {
-      logged.mockRestore();
-    }
+    });
   }, 30_000);
 
   it('lets a read go once a set closed with its ask waiting, an ask it will never read for', async () => {

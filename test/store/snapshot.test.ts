@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GraphIndex } from '../../engine/store/graph-index.ts';
-import { decodeGraph, encodeGraph, snapshotFile, writeSnapshot } from '../../engine/store/snapshot.ts';
+import { decodeGraph, encodeGraph, readSnapshot, snapshotFile, writeSnapshot } from '../../engine/store/snapshot.ts';
 import type { EdgeRecord, NodeRecord } from '../../engine/ontology/index.ts';
 import { ParleyStore, type GraphWrite } from '../../engine/store/store.ts';
 
@@ -109,6 +109,23 @@ describe('graph snapshots', () => {
     const body = encodeGraph(nodes, edges, nodes.length, edges.length);
     expect(() => decodeGraph(body.subarray(0, body.length - 1))).toThrow(RangeError);
     expect(() => decodeGraph(Buffer.concat([body, Buffer.from([0])]))).toThrow(RangeError);
+  });
+
+  it('reads the file a chunk at a time, saying so after each chunk, into the records written', async () => {
+    const recorded_at = '2024-03-03T00:00:00.000Z';
+    const nodes = Array.from({ length: 300 }, (_, i): NodeRecord => ({ id: `n${i}`, labels: ['Actor'], properties: { label: `actor ${i}` }, confidence: 1, provenance: [], recorded_at }));
+    const edges = nodes.slice(1).map((node, i): EdgeRecord => ({ id: `e${i}`, type: 'OPPOSES', from: nodes[i].id, to: node.id, properties: {}, confidence: 1, provenance: [], recorded_at }));
+    await writeSnapshot(file(), 'gen', 3, GraphIndex.fromRecords(nodes, edges));
+    const { size } = await stat(file());
+    const chunkBytes = 1_000;
+    expect(size % chunkBytes).not.toBe(0); // (the last chunk is a short one)
+    let progress = 0;
+    const read = await readSnapshot(file(), 'gen', 3, () => progress++, chunkBytes);
+    // (the decode's pauses say so too)
+    expect(progress).toBeGreaterThanOrEqual(Math.ceil(size / chunkBytes));
+    const records = (graph: GraphIndex | undefined) => JSON.stringify({ nodes: [...(graph?.nodes.values() ?? [])], edges: [...(graph?.edges.values() ?? [])] });
+    expect(records(read)).toBe(JSON.stringify({ nodes, edges }));
+    expect(records(await readSnapshot(file(), 'gen', 3))).toBe(records(read));
   });
 
   it('a process killed while writing a snapshot leaves a store whose next start answers correctly', async () => {
