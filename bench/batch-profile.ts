@@ -38,10 +38,8 @@
  * bytes (serialised), records and provenance entries per document, and with --check-replicas whether each worker's
  * replica equals the store's graph after the round (a digest of every record) and whether each built one snapshot only
  * (the deltas kept it in step: a dropped replica is taken again, and would equal the store too); it exits 1 otherwise.
- * With --time-serialise the first worker also times each delta as a post serialises it and as JSON text (off the main
- * thread, its CPU taken from the cores the main thread runs on: not for runs whose main-thread CPU is compared).
  *
- *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay --unsampled --replicas 0 --check-replicas --time-serialise]
+ *   npm run bench:batch-profile [-- --workers 2 --rounds 3 --into-facts 100000 --corpus corpora/sudan-drc-2024 --copies 1 --top 0 --read-ahead 4 --gather 1 --replay --unsampled --replicas 0 --check-replicas]
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -81,7 +79,6 @@ const { values: args } = parseArgs({
     'every-document': { type: 'string', default: '' },
     replicas: { type: 'string', default: '0' },
     'check-replicas': { type: 'boolean', default: false },
-    'time-serialise': { type: 'boolean', default: false },
   },
 });
 /** Worker threads following the graph's replica (--replicas). */
@@ -115,8 +112,6 @@ const SAMPLING_US = 200;
  * innermost frame that some part names.
  */
 const PARTS: { part: string; functions: string[]; files?: RegExp }[] = [
-  // (first: the store awaits it inside whileApplying, the apply's part)
-  { part: 'replica deltas (--replicas: ReplicaSource.onChange, short forms and the post)', functions: ['onChange', 'sentForm'], files: /reason\/replicas\.ts/ },
   { part: 'structuring again on the main thread (drafts the graph changes)', functions: ['structureDocument', 'extractAgainstGraph'] },
   {
     part: 'resolution against the graph (drafts, actors, names)',
@@ -343,7 +338,7 @@ try {
     await cp(path.join(base, 'seed'), dir, { recursive: true });
     const store = await ParleyStore.open(dir);
     const source = REPLICAS > 0 ? new ReplicaSource(store, `batch-profile-${process.pid}-${round}`) : undefined;
-    const followers = source && new ReplicaFollowers(source.channelName, REPLICAS, args['time-serialise']);
+    const followers = source && new ReplicaFollowers(source.channelName, REPLICAS);
     try {
       // the graph in memory before the clock starts, as in a server that holds it
       if (INTO_FACTS > 0) await store.loadGraph('bench', 'batch');
@@ -382,8 +377,7 @@ try {
         await following;
         const { at, graph } = await source.current('bench', 'batch');
         const heard = await followers!.heard(at);
-        const perDocument = (value: number) => value / summary.ingested;
-        deltas.push({ messages: perDocument(heard.messages), bytes: perDocument(heard.bytes), records: perDocument(heard.records), provenanceEntries: perDocument(heard.provenanceEntries), serialiseMs: perDocument(heard.serialiseMs), jsonMs: perDocument(heard.jsonMs) });
+        deltas.push({ messages: heard.messages / summary.ingested, bytes: heard.bytes / summary.ingested, records: heard.records / summary.ingested, provenanceEntries: heard.provenanceEntries / summary.ingested });
         if (args['check-replicas']) {
           const expected = recordsDigest(graph);
           const followed = await followers!.followed(at);
@@ -409,7 +403,7 @@ try {
   if (UNSAMPLED) console.log(`main thread CPU per document by round (unsampled): ${roundsMs.map((ms) => ms.toFixed(3)).join(' ')}`);
   console.log(`main thread collections per 100 documents: ${((100 * collections.minor) / documents).toFixed(1)} minor, ${((100 * collections.major) / documents).toFixed(1)} major and incremental`);
   if (REPLICAS > 0) {
-    const perDocument = (heard: DeltasHeard) => `${(heard.bytes / 1024).toFixed(1)} KB, ${heard.records.toFixed(1)} records, ${heard.provenanceEntries.toFixed(1)} provenance entries (${heard.messages.toFixed(2)} messages${args['time-serialise'] ? `; serialised in ${heard.serialiseMs.toFixed(3)} ms, as JSON text in ${heard.jsonMs.toFixed(3)} ms, timed in a follower` : ''})`;
+    const perDocument = (heard: DeltasHeard) => `${(heard.bytes / 1024).toFixed(1)} KB, ${heard.records.toFixed(1)} records, ${heard.provenanceEntries.toFixed(1)} provenance entries (${heard.messages.toFixed(2)} messages)`;
     console.log(`replica deltas per document (${REPLICAS} workers following), serialised, by round: ${deltas.map(perDocument).join('; ')}`);
     if (args['check-replicas']) {
       console.log(`replicas equal the store's graph after each round: ${replicasEqual.map((equal) => (equal ? 'yes' : 'NO')).join(' ')}`);

@@ -19,24 +19,6 @@ export interface DeltasHeard {
   bytes: number;
   records: number;
   provenanceEntries: number;
-  /**
-   * Milliseconds the messages took to serialise as a post does (v8.serialize), and as JSON text (JSON.stringify), each the
-   * least of 3 tries, timed in this follower when asked (ReplicaFollowers' `timed`: the tries are its CPU, taken from the
-   * cores the main thread runs on): what each form costs the thread that posts it.
-   */
-  serialiseMs: number;
-  jsonMs: number;
-}
-
-/** The least of 3 timings of `work`, in ms. */
-function leastMs(work: () => unknown): number {
-  let least = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    work();
-    least = Math.min(least, performance.now() - started);
-  }
-  return least;
 }
 
 /** A digest of every record of `graph`, each serialised as it is (its keys in their order), in the order of their ids. */
@@ -64,10 +46,10 @@ export class ReplicaFollowers {
   /** Resolves once every follower listens on the channel. */
   readonly ready: Promise<unknown[]>;
 
-  constructor(channel: string, count: number, timed = false) {
+  constructor(channel: string, count: number) {
     // (a worker thread does not inherit the parent's loader: this file is loaded as the reasoning workers load theirs)
     const boot = `import(${JSON.stringify(new URL('../engine/load-module.mjs', import.meta.url).href)}).then(({ loadModule }) => loadModule(${JSON.stringify(import.meta.url)}, ${JSON.stringify(import.meta.url)}))`;
-    this.workers = Array.from({ length: count }, (_, i) => new Worker(boot, { eval: true, workerData: { channel, counts: i === 0, timed } }));
+    this.workers = Array.from({ length: count }, (_, i) => new Worker(boot, { eval: true, workerData: { channel, counts: i === 0 } }));
     this.ready = Promise.all(this.workers.map((worker) => new Promise((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
@@ -107,7 +89,7 @@ export class ReplicaFollowers {
 }
 
 if (!isMainThread && (workerData as { channel?: string } | undefined)?.channel) {
-  const { channel, counts, timed } = workerData as { channel: string; counts: boolean; timed: boolean };
+  const { channel, counts } = workerData as { channel: string; counts: boolean };
   // a delta moves the replica on in place: a graph not seen before is a snapshot's
   let snapshots = 0;
   let built: GraphIndex | undefined;
@@ -115,7 +97,7 @@ if (!isMainThread && (workerData as { channel?: string } | undefined)?.channel) 
     if (graph !== built) snapshots++;
     built = graph;
   });
-  const heard: DeltasHeard = { messages: 0, bytes: 0, records: 0, provenanceEntries: 0, serialiseMs: 0, jsonMs: 0 };
+  const heard: DeltasHeard = { messages: 0, bytes: 0, records: 0, provenanceEntries: 0 };
   if (counts) {
     const listener = new BroadcastChannel(channel);
     listener.unref();
@@ -124,10 +106,6 @@ if (!isMainThread && (workerData as { channel?: string } | undefined)?.channel) 
       if (message.type !== 'delta' && message.type !== 'delta-part') return;
       heard.messages++;
       heard.bytes += serialize(message).byteLength;
-      if (timed) {
-        heard.serialiseMs += leastMs(() => serialize(message));
-        heard.jsonMs += leastMs(() => JSON.stringify(message));
-      }
       for (const record of [...message.nodes!, ...message.edges!]) {
         heard.records++;
         heard.provenanceEntries += record.provenance.length;

@@ -149,13 +149,6 @@ const GONE_KEPT = 256;
  * within about a minute of its need (its load from the store's snapshot), far fewer writes than this at any rate seen.
  */
 export const EARLY_KEPT = 256;
-/**
- * Records a build's pending deltas may hold (those heard while its snapshot goes out, applied at its end) when its snapshot
- * has fewer: past its snapshot's records or this, whichever is more, the build is let go and the graph asked for again,
- * the next snapshot beginning at a version that holds those writes (it costs no more than the deltas it replaces). A bound
- * on the worker's memory: a paced snapshot of 1M facts takes 15-20 s, and a batch's commits go on meanwhile.
- */
-export const PENDING_RECORDS_KEPT = SNAPSHOT_WINDOW * SNAPSHOT_CHUNK;
 
 export interface GraphVersion {
   key: string;
@@ -173,8 +166,7 @@ export interface TaskVersion extends GraphVersion {
  * `provenanceFrom` entries) with entries appended, with those entries alone as its `provenance`. A batch that names one
  * actor in every document sent that actor's whole list at each commit: bytes cloned on the main thread, and decoded by
  * each worker, that grow with the square of the batch (docs/batch.md). A worker whose record has another length drops
- * its replica (the next task takes a snapshot), never making a wrong list; a build, whose chunks may be read after the
- * write, takes the first `provenanceFrom` entries of a list at least that long (Building's pending).
+ * its replica (the next task takes a snapshot), never making a wrong list.
  */
 export type DeltaRecord<R extends NodeRecord | EdgeRecord> = R & { provenanceFrom?: number };
 
@@ -587,8 +579,10 @@ export class ReplicaSource {
     }
     const version = ++entry.version;
     const { generation } = change;
-    // (short while a snapshot of the graph goes out too: a build takes it by prefix, ReplicaSet.built)
-    const grown = change.provenanceFrom && change.provenanceFrom.size > 0 ? change.provenanceFrom : undefined;
+    // whole while a snapshot of the graph goes out: its chunks are read as they go, so a chunk read after this write
+    // holds a longer list than `provenanceFrom` names; the whole record sets it back to this version, and later deltas
+    // move it on
+    const grown = change.provenanceFrom && change.provenanceFrom.size > 0 && !this.snapshotGoingOut(key) ? change.provenanceFrom : undefined;
     const nodes = grown ? change.nodes.map((record) => sentForm(record, grown)) : change.nodes;
     const edges = grown ? change.edges.map((record) => sentForm(record, grown)) : change.edges;
     // parts of SNAPSHOT_CHUNK records, nodes first, walked by offset (the rest is never copied)
@@ -605,6 +599,13 @@ export class ReplicaSource {
     }
     if (this.closed) return; // (the store still waits for this listener: the write is committed, the workers are gone)
     this.channel.postMessage({ type: 'delta', key, generation, version, nodes: nodes.slice(node), edges: edges.slice(edge) } satisfies ReplicaMessage);
+  }
+
+  /** Whether a snapshot of the graph under `key` is going out, to every worker or to one (sendSnapshot). */
+  private snapshotGoingOut(key: string): boolean {
+    if (this.snapshotting.has(key)) return true;
+    for (const sending of this.snapshotting) if (sending.startsWith(`${key}\u0000`)) return true;
+    return false;
   }
 
   /** The worker's engine holds the whole views of `keys` now, and has taken `handOvers` views whole since it started. */
@@ -1056,15 +1057,7 @@ interface Building {
   generation: string;
   version: number;
   graph: GraphIndex;
-  /**
-   * The deltas heard while its snapshot goes out, applied at its end, a grown list's by prefix: a chunk is read as it goes,
-   * so it may hold a list longer than the `provenanceFrom` of a delta the build has not applied yet. Its first entries are
-   * still those the delta names, as a long list only grows at its end, and a correction drops the build (drop).
-   */
   pending: Extract<ReplicaMessage, { type: 'delta' }>[];
-  /** The records of `pending`, and the most it may hold (PENDING_RECORDS_KEPT). */
-  pendingRecords: number;
-  pendingBound: number;
   /** When its snapshot began (Date.now()). */
   begun: number;
   /** When its last chunk came (Date.now(); begun before the first): a task waits for it while chunks keep coming. */
@@ -1173,8 +1166,6 @@ export class ReplicaSet {
     private readonly maxFacts = Infinity,
     /** How long a task waits with no chunk of its snapshot coming, after which the build is given up and asked again (the tests shorten it). */
     private readonly waitMs = REPLICA_WAIT_MS,
-    /** Records a build's pending deltas may hold when its snapshot has fewer (PENDING_RECORDS_KEPT; the tests lower it). */
-    private readonly pendingRecordsKept = PENDING_RECORDS_KEPT,
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
@@ -1292,7 +1283,7 @@ export class ReplicaSet {
         if (sofar) message = { ...message, nodes: sofar.nodes, edges: sofar.edges };
         const building = this.building.get(message.key);
         if (building && building.generation === message.generation) {
-          if (message.version > building.version) this.keepPending(message.key, building, message);
+          if (message.version > building.version) building.pending.push(message);
           break;
         }
         const replica = this.replicas.get(message.key);
@@ -1365,7 +1356,7 @@ export class ReplicaSet {
         if (others.length > 0) this.early.set(message.key, others);
         else this.early.delete(message.key);
         const begun = Date.now();
-        const building: Building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, pendingRecords: recordsOf(pending), pendingBound: Math.max(message.total, this.pendingRecordsKept), begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', asked, ...(message.image ? { image: message.image } : {}) };
+        const building: Building = { id: message.id, own, generation: message.generation, version: message.version, graph: new GraphIndex(), pending, begun, lastChunkAt: begun, chunks: 0, warm: message.warm === true && ahead === undefined, held: ahead === 'hold', preloaded: ahead === 'preload', asked, ...(message.image ? { image: message.image } : {}) };
         this.building.set(message.key, building);
         this.onSnapshotBegin(building.graph, message.total, building.warm, asked, message);
         if (message.stored) void this.readStored(message.key, building, message.stored);
@@ -1500,21 +1491,6 @@ export class ReplicaSet {
     this.channel.postMessage(said);
   }
 
-  /**
-   * Keeps `delta`, heard while `building`'s snapshot goes out, for its end; past the records it may hold (PENDING_RECORDS_KEPT),
-   * lets the build go and asks for the graph again: at once for a preload or a hold, by the task waiting as it wakes otherwise.
-   */
-  private keepPending(key: string, building: Building, delta: Extract<ReplicaMessage, { type: 'delta' }>): void {
-    building.pending.push(delta);
-    building.pendingRecords += delta.nodes.length + delta.edges.length;
-    if (building.pendingRecords <= building.pendingBound) return;
-    this.giveUp(key, building);
-    if (building.held || building.preloaded) {
-      this.askedAhead.set(key, building.held ? 'hold' : 'preload');
-      this.request({ key, generation: building.generation, version: building.version });
-    }
-  }
-
   /** Makes `building`, its snapshot ended (and its file read, when it named one), the replica of `key`, the deltas heard meanwhile applied. */
   private built(key: string, building: Building): void {
     this.gone.delete(key);
@@ -1524,8 +1500,7 @@ export class ReplicaSet {
     let version = building.version;
     for (const delta of building.pending.sort((a, b) => a.version - b.version)) {
       if (delta.version !== version + 1) continue;
-      // by prefix: a chunk read after a write holds that record's list grown further (Building's pending)
-      if (!applyDelta(building.graph, delta.nodes, delta.edges, true)) {
+      if (!applyDelta(building.graph, delta.nodes, delta.edges)) {
         this.leave(key); // the graph is asked for again
         return;
       }
@@ -1688,18 +1663,13 @@ export function snapshotChunk(
   return { nodes, edges };
 }
 
-/** The records of `deltas`. */
-function recordsOf(deltas: readonly { nodes: unknown[]; edges: unknown[] }[]): number {
-  return deltas.reduce((sum, delta) => sum + delta.nodes.length + delta.edges.length, 0);
-}
-
 /**
  * Puts a delta's records into `graph`; false, nothing put, when a record carries entries to append to a list `graph`
- * does not hold at the length it names (DeltaRecord), or, `byPrefix` (a build's), holds shorter.
+ * does not hold at the length it names (DeltaRecord).
  */
-function applyDelta(graph: GraphIndex, nodes: DeltaRecord<NodeRecord>[], edges: DeltaRecord<EdgeRecord>[], byPrefix = false): boolean {
-  const wholeNodes = wholeRecords(nodes, (id) => graph.node(id), byPrefix);
-  const wholeEdges = wholeNodes && wholeRecords(edges, (id) => graph.edge(id), byPrefix);
+function applyDelta(graph: GraphIndex, nodes: DeltaRecord<NodeRecord>[], edges: DeltaRecord<EdgeRecord>[]): boolean {
+  const wholeNodes = wholeRecords(nodes, (id) => graph.node(id));
+  const wholeEdges = wholeNodes && wholeRecords(edges, (id) => graph.edge(id));
   if (!wholeNodes || !wholeEdges) return false;
   // logged, so that the worker's Prolog facts take the additions rather than the whole graph again
   putLogged(graph, wholeNodes, wholeEdges);
@@ -1713,19 +1683,15 @@ function sentForm<R extends NodeRecord | EdgeRecord>(record: R, grown: ReadonlyM
   return from === undefined ? record : ({ ...record, provenance: record.provenance.slice(from), provenanceFrom: from } as DeltaRecord<R>);
 }
 
-/**
- * `records` made whole from the lists `held` has (the array itself when none needs it); undefined when a list held has not
- * the length a record names. `byPrefix`: a build's (Building's pending), whose list may be longer, its first entries those named.
- */
-function wholeRecords<R extends NodeRecord | EdgeRecord>(records: DeltaRecord<R>[], held: (id: string) => R | undefined, byPrefix: boolean): R[] | undefined {
+/** `records` made whole from the lists `held` has (the array itself when none needs it); undefined when a list held has not the length a record names. */
+function wholeRecords<R extends NodeRecord | EdgeRecord>(records: DeltaRecord<R>[], held: (id: string) => R | undefined): R[] | undefined {
   let whole: R[] | undefined;
   for (let i = 0; i < records.length; i++) {
-    const provenanceFrom = records[i].provenanceFrom;
-    if (provenanceFrom === undefined) continue;
-    const { provenanceFrom: _, ...record } = records[i];
+    if (records[i].provenanceFrom === undefined) continue;
+    const { provenanceFrom, ...record } = records[i];
     const list = held(record.id)?.provenance;
-    if (!list || (byPrefix ? list.length < provenanceFrom : list.length !== provenanceFrom)) return undefined;
-    record.provenance = (list.length === provenanceFrom ? list : list.slice(0, provenanceFrom)).concat(record.provenance);
+    if (!list || list.length !== provenanceFrom) return undefined;
+    record.provenance = list.concat(record.provenance);
     whole ??= records.slice();
     whole[i] = record as unknown as R;
   }
