@@ -49,14 +49,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generate, generatedIndex } from './conflict-graph.ts';
 import { loadRuleModules } from '../engine/frameworks/loader.ts';
-import { runFramework } from '../engine/frameworks/run.ts';
+import { runFramework, type FrameworkRun } from '../engine/frameworks/run.ts';
 import { putLogged } from '../engine/store/graph-changes.ts';
-import { handOverImage, propertyKeysHeld, viewImage, wholeHandOvers } from '../engine/prolog/bridge.ts';
+import { handOverImage, propertyKeysHeld, viewImage, wholeHandOvers, type GraphView } from '../engine/prolog/bridge.ts';
 import { cpuMsSince, memoryEvents, timedCpu } from './stats.ts';
 import { profileTree, type Profile, type ProfileNode } from './long-turns.ts';
-import type { FrameworkRun } from '../engine/frameworks/run.ts';
 import type { RuleRegistry } from '../engine/prolog/registry.ts';
-import type { GraphView } from '../engine/prolog/bridge.ts';
 import type { FrameworkManifest } from '../engine/frameworks/manifest.ts';
 import { extractedIngest, ingestLike } from './written.ts';
 

@@ -764,18 +764,22 @@ cited_moved(Cites, KeyArg, NewEntries, Entries0, Cited0, replaced(Gone, Counts),
     findall(Id-N, ( member(Id-_-N, Moved), N > 0 ), Counts).
 
 % moves_tally_moved(+New, +Window, -Tally): the tally over New from a noted move (note_evidence_moved/3) and the tally
-% kept over New less Came plus Gone (found by its slot's print). Checked whatever the note: New and Gone, and the
-% list before and Came, make up the same set (sort/2 and ==/2 in C), no id of Gone in New and none of Came in the list
-% before; then the list before is New less Came plus Gone, and the tally theirs, as exact as counting it again
+% kept over New less Came plus Gone (found by its slot's print). Checked whatever the note, by sizes of sets sorted in C
+% (no scan of one list for each id of another, which could cost more than the count it saves): New and Gone make up a
+% set of as many ids as both lists hold (Gone's ids each once and none in New), so do Came and Gone (none both), and so
+% do the list before and Came, the same set (==/2); then the list before is New less Came plus Gone, and the tally
+% theirs, as exact as counting it again
 moves_tally_moved(New, Window, t(NC, NE, NR)) :-
     nb_current(parley_evidence_moved, Notes), member(_-moved(Gone, Came), Notes),
-    \+ ( member(Id, Gone), memberchk(Id, New) ), \+ ( member(Id, Came), \+ memberchk(Id, New) ),
-    append(Gone, New, Both), sort(Both, Union), length(Union, U), length(Came, C), M is U - C, M > 0,
+    length(New, N), length(Gone, G), length(Came, C),
+    append(Gone, New, Both), sort(Both, Union), length(Union, U), U =:= N + G,
+    append(Came, Gone, Moved), sort(Moved, MovedSet), length(MovedSet, CG), CG =:= C + G,
+    M is U - C, M > 0,
     first_outside(Union, Came, First),
     strip_module(moves_tally, Module, _),
     memo_slot(Module, moves_tally(list(M, First), Window), Slot), memo_entries(Slot, Entries),
     member((Module:moves_tally(Old, W))-r(answer(t(NC0, NE0, NR0)), Reads), Entries), W == Window,
-    length(Old, M), \+ ( member(Id, Came), memberchk(Id, Old) ), append(Came, Old, Joined), sort(Joined, Union), !,
+    length(Old, M), append(Came, Old, Joined), sort(Joined, Union), !,
     reads_add(Reads),
     moves_tally(Gone, Window, t(GC, GE, GR)), moves_tally(Came, Window, t(CC, CE, CR)),
     NC is NC0 - GC + CC, NE is NE0 - GE + CE, NR is NR0 - GR + CR.
